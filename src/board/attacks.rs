@@ -1,0 +1,467 @@
+//! Precomputed attack tables and the attack sets of every piece kind.
+//!
+//! Rooks and cannons use per-line lookups: the occupancy of the slider's rank (9 bits) or
+//! file (10 bits) indexes a table of reachable points on that line. A file's bits lie 9
+//! apart in the `u128`, so they are gathered with BMI2 `pext` where the CPU has it.
+
+use crate::core::{Bitboard, Color, Square};
+
+const fn bit(file: i32, rank: i32) -> u128 {
+    if file < 0 || file > 8 || rank < 0 || rank > 9 {
+        0
+    } else {
+        1u128 << (rank * 9 + file)
+    }
+}
+
+const fn on_board(file: i32, rank: i32) -> bool {
+    file >= 0 && file <= 8 && rank >= 0 && rank <= 9
+}
+
+const fn in_palace(file: i32, rank: i32) -> bool {
+    file >= 3 && file <= 5 && (rank <= 2 || rank >= 7) && rank >= 0 && rank <= 9
+}
+
+/// Rook and cannon targets along one line of `n` points for a slider at `pos`:
+/// `(rook, cannon)`, where rook holds the empty points and the first blocker each way, and
+/// cannon holds the first piece beyond exactly one screen each way.
+const fn slide(pos: i32, occ: u32, n: i32) -> (u16, u16) {
+    let mut rook = 0u16;
+    let mut cannon = 0u16;
+    let mut dir = -1;
+    while dir <= 1 {
+        let mut i = pos + dir;
+        let mut screened = false;
+        while i >= 0 && i < n {
+            let occupied = occ >> i & 1 != 0;
+            if !screened {
+                rook |= 1 << i;
+                if occupied {
+                    screened = true;
+                }
+            } else if occupied {
+                cannon |= 1 << i;
+                break;
+            }
+            i += dir;
+        }
+        dir += 2;
+    }
+    (rook, cannon)
+}
+
+const fn rank_tables() -> [[[u16; 512]; 9]; 2] {
+    let mut t = [[[0u16; 512]; 9]; 2];
+    let mut f = 0;
+    while f < 9 {
+        let mut occ = 0;
+        while occ < 512 {
+            let (r, c) = slide(f as i32, occ as u32, 9);
+            t[0][f][occ] = r;
+            t[1][f][occ] = c;
+            occ += 1;
+        }
+        f += 1;
+    }
+    t
+}
+
+const fn file_tables() -> [[[u16; 1024]; 10]; 2] {
+    let mut t = [[[0u16; 1024]; 10]; 2];
+    let mut r = 0;
+    while r < 10 {
+        let mut occ = 0;
+        while occ < 1024 {
+            let (a, c) = slide(r as i32, occ as u32, 10);
+            t[0][r][occ] = a;
+            t[1][r][occ] = c;
+            occ += 1;
+        }
+        r += 1;
+    }
+    t
+}
+
+const fn file_spread() -> [u128; 1024] {
+    let mut t = [0u128; 1024];
+    let mut m = 0;
+    while m < 1024 {
+        let mut r = 0;
+        while r < 10 {
+            if m >> r & 1 != 0 {
+                t[m] |= 1u128 << (r * 9);
+            }
+            r += 1;
+        }
+        m += 1;
+    }
+    t
+}
+
+/// `[rook|cannon][file][rank occupancy]` → files reached.
+static RANK_SLIDE: [[[u16; 512]; 9]; 2] = rank_tables();
+/// `[rook|cannon][rank][file occupancy]` → ranks reached.
+static FILE_SLIDE: [[[u16; 1024]; 10]; 2] = file_tables();
+/// A 10-bit rank mask spread onto file a.
+static FILE_SPREAD: [u128; 1024] = file_spread();
+
+const fn file_masks() -> ([u64; 9], [u64; 9], [u32; 9]) {
+    let mut lo = [0u64; 9];
+    let mut hi = [0u64; 9];
+    let mut lo_count = [0u32; 9];
+    let mut f = 0;
+    while f < 9 {
+        let mut r = 0;
+        while r < 10 {
+            let i = r * 9 + f;
+            if i < 64 {
+                lo[f] |= 1u64 << i;
+                lo_count[f] += 1;
+            } else {
+                hi[f] |= 1u64 << (i - 64);
+            }
+            r += 1;
+        }
+        f += 1;
+    }
+    (lo, hi, lo_count)
+}
+
+const FILE_BITS: ([u64; 9], [u64; 9], [u32; 9]) = file_masks();
+
+/// The 10-bit occupancy of file `file`, rank 0 in bit 0.
+#[inline(always)]
+fn file_occupancy(occ: u128, file: usize) -> usize {
+    let lo = occ as u64;
+    let hi = (occ >> 64) as u64;
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        use std::arch::x86_64::_pext_u64;
+        // SAFETY: this branch is compiled only when BMI2 is enabled for the target.
+        let (a, b) = unsafe { (_pext_u64(lo, FILE_BITS.0[file]), _pext_u64(hi, FILE_BITS.1[file])) };
+        (a | b << FILE_BITS.2[file]) as usize
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        let _ = (lo, hi);
+        let mut m = 0usize;
+        for r in 0..10 {
+            m |= (((occ >> (r * 9 + file)) & 1) as usize) << r;
+        }
+        m
+    }
+}
+
+#[inline(always)]
+fn slider(which: usize, sq: Square, occ: Bitboard) -> Bitboard {
+    let (f, r) = (sq.file() as usize, sq.rank() as usize);
+    let rank_occ = (occ.0 >> (r * 9)) as usize & 0x1ff;
+    let across = (RANK_SLIDE[which][f][rank_occ] as u128) << (r * 9);
+    let along = FILE_SPREAD[FILE_SLIDE[which][r][file_occupancy(occ.0, f)] as usize] << f;
+    Bitboard(across | along)
+}
+
+/// Points a rook on `sq` reaches: empty points and the first piece in each direction.
+#[inline(always)]
+pub fn rook(sq: Square, occ: Bitboard) -> Bitboard {
+    slider(0, sq, occ)
+}
+
+/// Points a cannon on `sq` captures on: the first piece beyond exactly one screen.
+#[inline(always)]
+pub fn cannon_captures(sq: Square, occ: Bitboard) -> Bitboard {
+    slider(1, sq, occ)
+}
+
+const fn leaper_tables() -> Leapers {
+    let mut t = Leapers {
+        king: [0; 90],
+        advisor: [0; 90],
+        pawn: [[0; 90]; 2],
+        pawn_from: [[0; 90]; 2],
+        horse_leg: [[0; 4]; 90],
+        horse_to: [[0; 4]; 90],
+        horse_from_leg: [[0; 4]; 90],
+        horse_from: [[0; 4]; 90],
+        elephant_eye: [[0; 4]; 90],
+        elephant_to: [[0; 4]; 90],
+        empty_rook: [0; 90],
+    };
+    const ORTH: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+    const DIAG: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+    let mut s = 0;
+    while s < 90 {
+        let f = (s % 9) as i32;
+        let r = (s / 9) as i32;
+        let mut d = 0;
+        while d < 4 {
+            let (dx, dy) = ORTH[d];
+            if in_palace(f, r) && in_palace(f + dx, r + dy) {
+                t.king[s] |= bit(f + dx, r + dy);
+            }
+            // Horse: the leg is the orthogonal neighbour, the targets fan out beyond it.
+            if on_board(f + dx, r + dy) {
+                t.horse_leg[s][d] = bit(f + dx, r + dy);
+                t.horse_to[s][d] = if dx == 0 {
+                    bit(f - 1, r + 2 * dy) | bit(f + 1, r + 2 * dy)
+                } else {
+                    bit(f + 2 * dx, r - 1) | bit(f + 2 * dx, r + 1)
+                };
+            }
+            let (ex, ey) = DIAG[d];
+            if in_palace(f, r) && in_palace(f + ex, r + ey) {
+                t.advisor[s] |= bit(f + ex, r + ey);
+            }
+            // Elephant: two points diagonally, blocked at the eye, never across the river.
+            let (tf, tr) = (f + 2 * ex, r + 2 * ey);
+            if on_board(tf, tr) && (r <= 4) == (tr <= 4) {
+                t.elephant_eye[s][d] = bit(f + ex, r + ey);
+                t.elephant_to[s][d] = bit(tf, tr);
+            }
+            // Horses attacking `s`: their leg is a diagonal neighbour of `s`.
+            if on_board(f + ex, r + ey) {
+                t.horse_from_leg[s][d] = bit(f + ex, r + ey);
+                t.horse_from[s][d] = bit(f + 2 * ex, r + ey) | bit(f + ex, r + 2 * ey);
+            }
+            d += 1;
+        }
+        // Pawns: forward always, sideways once across the river.
+        t.pawn[0][s] = bit(f, r + 1) | if r >= 5 { bit(f - 1, r) | bit(f + 1, r) } else { 0 };
+        t.pawn[1][s] = bit(f, r - 1) | if r <= 4 { bit(f - 1, r) | bit(f + 1, r) } else { 0 };
+        t.pawn_from[0][s] = bit(f, r - 1) | if r >= 5 { bit(f - 1, r) | bit(f + 1, r) } else { 0 };
+        t.pawn_from[1][s] = bit(f, r + 1) | if r <= 4 { bit(f - 1, r) | bit(f + 1, r) } else { 0 };
+        let mut i = 0;
+        while i < 10 {
+            if i != r {
+                t.empty_rook[s] |= bit(f, i);
+            }
+            if i < 9 && i != f {
+                t.empty_rook[s] |= bit(i, r);
+            }
+            i += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+struct Leapers {
+    king: [u128; 90],
+    advisor: [u128; 90],
+    pawn: [[u128; 90]; 2],
+    pawn_from: [[u128; 90]; 2],
+    horse_leg: [[u128; 4]; 90],
+    horse_to: [[u128; 4]; 90],
+    horse_from_leg: [[u128; 4]; 90],
+    horse_from: [[u128; 4]; 90],
+    elephant_eye: [[u128; 4]; 90],
+    elephant_to: [[u128; 4]; 90],
+    empty_rook: [u128; 90],
+}
+
+static LEAPERS: Leapers = leaper_tables();
+
+const fn between_table() -> [[u128; 90]; 90] {
+    let mut t = [[0u128; 90]; 90];
+    let mut a = 0;
+    while a < 90 {
+        let mut b = 0;
+        while b < 90 {
+            let (fa, ra, fb, rb) = ((a % 9) as i32, (a / 9) as i32, (b % 9) as i32, (b / 9) as i32);
+            if a != b && (fa == fb || ra == rb) {
+                let dx = if fb > fa {
+                    1
+                } else if fb < fa {
+                    -1
+                } else {
+                    0
+                };
+                let dy = if rb > ra {
+                    1
+                } else if rb < ra {
+                    -1
+                } else {
+                    0
+                };
+                let (mut f, mut r) = (fa + dx, ra + dy);
+                while f != fb || r != rb {
+                    t[a][b] |= bit(f, r);
+                    f += dx;
+                    r += dy;
+                }
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+static BETWEEN: [[u128; 90]; 90] = between_table();
+
+/// The points strictly between two points on one rank or file; empty otherwise.
+#[inline(always)]
+pub fn between(a: Square, b: Square) -> Bitboard {
+    Bitboard(BETWEEN[a.index()][b.index()])
+}
+
+/// The rank and file through `sq`, without `sq`: where a rook on an empty board reaches.
+#[inline(always)]
+pub fn rook_lines(sq: Square) -> Bitboard {
+    Bitboard(LEAPERS.empty_rook[sq.index()])
+}
+
+/// A king's steps inside its palace.
+#[inline(always)]
+pub fn king(sq: Square) -> Bitboard {
+    Bitboard(LEAPERS.king[sq.index()])
+}
+
+/// An advisor's diagonal steps inside its palace.
+#[inline(always)]
+pub fn advisor(sq: Square) -> Bitboard {
+    Bitboard(LEAPERS.advisor[sq.index()])
+}
+
+/// Where a pawn of `color` on `sq` may go.
+#[inline(always)]
+pub fn pawn(color: Color, sq: Square) -> Bitboard {
+    Bitboard(LEAPERS.pawn[color.index()][sq.index()])
+}
+
+/// The points from which a pawn of `color` attacks `sq`.
+#[inline(always)]
+pub fn pawn_attackers(color: Color, sq: Square) -> Bitboard {
+    Bitboard(LEAPERS.pawn_from[color.index()][sq.index()])
+}
+
+/// Where a horse on `sq` may go, its legs blocked by `occ`.
+#[inline(always)]
+pub fn horse(sq: Square, occ: Bitboard) -> Bitboard {
+    let l = &LEAPERS;
+    let s = sq.index();
+    let mut to = 0;
+    for d in 0..4 {
+        if l.horse_leg[s][d] & occ.0 == 0 {
+            to |= l.horse_to[s][d];
+        }
+    }
+    Bitboard(to)
+}
+
+/// The points from which a horse attacks `sq`, legs blocked by `occ`.
+#[inline(always)]
+pub fn horse_attackers(sq: Square, occ: Bitboard) -> Bitboard {
+    let l = &LEAPERS;
+    let s = sq.index();
+    let mut from = 0;
+    for d in 0..4 {
+        if l.horse_from_leg[s][d] & occ.0 == 0 {
+            from |= l.horse_from[s][d];
+        }
+    }
+    Bitboard(from)
+}
+
+/// The leg points around `sq` that block horses attacking it, with the horse points each one guards.
+#[inline(always)]
+pub fn horse_attack_legs(sq: Square) -> [(Bitboard, Bitboard); 4] {
+    let l = &LEAPERS;
+    let s = sq.index();
+    std::array::from_fn(|d| (Bitboard(l.horse_from_leg[s][d]), Bitboard(l.horse_from[s][d])))
+}
+
+/// Where an elephant on `sq` may go, eyes blocked by `occ`; never across the river.
+#[inline(always)]
+pub fn elephant(sq: Square, occ: Bitboard) -> Bitboard {
+    let l = &LEAPERS;
+    let s = sq.index();
+    let mut to = 0;
+    for d in 0..4 {
+        if l.elephant_eye[s][d] & occ.0 == 0 {
+            to |= l.elephant_to[s][d];
+        }
+    }
+    Bitboard(to)
+}
+
+/// The legal points for each kind, by colour: where such a piece can ever stand.
+pub fn home_squares(color: Color, kind: crate::core::PieceKind) -> Bitboard {
+    use crate::core::PieceKind::*;
+    let red: u128 = match kind {
+        King => {
+            bit(3, 0) | bit(4, 0) | bit(5, 0) | bit(3, 1) | bit(4, 1) | bit(5, 1) | bit(3, 2) | bit(4, 2) | bit(5, 2)
+        }
+        Advisor => bit(3, 0) | bit(5, 0) | bit(4, 1) | bit(3, 2) | bit(5, 2),
+        Elephant => bit(2, 0) | bit(6, 0) | bit(0, 2) | bit(4, 2) | bit(8, 2) | bit(2, 4) | bit(6, 4),
+        Pawn => {
+            let mut m = 0;
+            for f in [0, 2, 4, 6, 8] {
+                m |= bit(f, 3) | bit(f, 4);
+            }
+            m | (Bitboard::FULL.0 & !((1u128 << 45) - 1))
+        }
+        Horse | Rook | Cannon => Bitboard::FULL.0,
+    };
+    match color {
+        Color::Red => Bitboard(red),
+        Color::Black => Bitboard(
+            Bitboard(red)
+                .map(|s| 1u128 << s.flip_rank().index())
+                .fold(0, |a, b| a | b),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(s: &str) -> Square {
+        Square::parse(s).unwrap()
+    }
+
+    #[test]
+    fn file_occupancy_matches_naive() {
+        let occ: u128 = 0x2d5a_93f1_0c4e_77b2_19e0_5a3c_d1f4_0b99 & Bitboard::FULL.0;
+        for f in 0..9 {
+            let mut m = 0usize;
+            for r in 0..10 {
+                m |= (((occ >> (r * 9 + f)) & 1) as usize) << r;
+            }
+            assert_eq!(file_occupancy(occ, f), m, "file {f}");
+        }
+    }
+
+    #[test]
+    fn rook_and_cannon_on_empty_and_screened_lines() {
+        let e0 = sq("e0");
+        assert_eq!(rook(e0, Bitboard::EMPTY).count(), 17);
+        let occ = Bitboard::from_square(sq("e5")) | Bitboard::from_square(sq("e9")) | Bitboard::from_square(e0);
+        assert!(rook(e0, occ).has(sq("e5")));
+        assert!(!rook(e0, occ).has(sq("e6")));
+        assert_eq!(cannon_captures(e0, occ), Bitboard::from_square(sq("e9")));
+    }
+
+    #[test]
+    fn horse_legs_and_elephant_eyes() {
+        let b0 = sq("b0");
+        assert_eq!(horse(b0, Bitboard::EMPTY).count(), 3);
+        let leg = Bitboard::from_square(sq("b1"));
+        assert_eq!(horse(b0, leg).count(), 1); // only d1 via c0
+        assert_eq!(elephant(sq("c4"), Bitboard::EMPTY).count(), 2); // never across the river
+        assert!(horse_attackers(sq("c2"), Bitboard::EMPTY).has(b0));
+        assert!(!horse_attackers(sq("c2"), leg).has(b0));
+    }
+
+    #[test]
+    fn home_squares_counts() {
+        use crate::core::PieceKind::*;
+        for c in Color::BOTH {
+            assert_eq!(home_squares(c, King).count(), 9);
+            assert_eq!(home_squares(c, Advisor).count(), 5);
+            assert_eq!(home_squares(c, Elephant).count(), 7);
+            assert_eq!(home_squares(c, Pawn).count(), 55);
+        }
+    }
+}

@@ -1,0 +1,223 @@
+//! Legal move generation.
+//!
+//! Out of check, a move can only expose its own king in two ways: the moving piece was a
+//! blocker (the lone piece between the king and a rook or the facing king, one of two pieces
+//! between the king and a cannon, or on the leg of a horse aimed at the king), or it steps
+//! onto an open line between the king and a cannon and so becomes a screen. Blockers and
+//! king moves are tested one by one; every other piece's targets are legal as a set, which
+//! lets perft count them with one popcount. In check, every move is tested.
+
+use super::{attacks, Position};
+use crate::core::{Bitboard, Color, Move, MoveList, Piece, PieceKind, Square};
+
+/// Which moves to generate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GenKind {
+    All,
+    /// Moves that capture.
+    Captures,
+    /// Moves onto empty points.
+    Quiets,
+}
+
+/// The pseudo-legal targets of `piece` on `sq`, own pieces not yet removed.
+#[inline(always)]
+pub(super) fn targets(pos: &Position, piece: Piece, sq: Square) -> Bitboard {
+    let occ = pos.occupied();
+    match piece.kind() {
+        PieceKind::King => attacks::king(sq),
+        PieceKind::Advisor => attacks::advisor(sq),
+        PieceKind::Elephant => attacks::elephant(sq, occ),
+        PieceKind::Horse => attacks::horse(sq, occ),
+        PieceKind::Rook => attacks::rook(sq, occ),
+        PieceKind::Cannon => (attacks::rook(sq, occ) & !occ) | attacks::cannon_captures(sq, occ),
+        PieceKind::Pawn => attacks::pawn(piece.color(), sq),
+    }
+}
+
+/// Where generated moves go: a list, or a counter for perft.
+trait Sink {
+    /// All of `to` are legal moves from `from`.
+    fn add_set(&mut self, from: Square, to: Bitboard);
+    fn add(&mut self, from: Square, to: Square);
+}
+
+impl Sink for MoveList {
+    #[inline(always)]
+    fn add_set(&mut self, from: Square, to: Bitboard) {
+        for t in to {
+            self.push(Move::new(from, t));
+        }
+    }
+    #[inline(always)]
+    fn add(&mut self, from: Square, to: Square) {
+        self.push(Move::new(from, to));
+    }
+}
+
+struct Counter(usize);
+
+impl Sink for Counter {
+    #[inline(always)]
+    fn add_set(&mut self, _from: Square, to: Bitboard) {
+        self.0 += to.count() as usize;
+    }
+    #[inline(always)]
+    fn add(&mut self, _from: Square, _to: Square) {
+        self.0 += 1;
+    }
+}
+
+const NON_KING: [PieceKind; 6] = [
+    PieceKind::Rook,
+    PieceKind::Cannon,
+    PieceKind::Horse,
+    PieceKind::Pawn,
+    PieceKind::Advisor,
+    PieceKind::Elephant,
+];
+
+impl Position {
+    /// Own pieces whose departure could expose the king, and empty points where a piece of
+    /// ours would become a cannon's screen against our king.
+    #[inline(always)]
+    fn blockers_and_screens(&self, us: Color, ksq: Square) -> (Bitboard, Bitboard) {
+        let them = !us;
+        let occ = self.occupied();
+        let lines = attacks::rook_lines(ksq);
+        let mut blockers = Bitboard::EMPTY;
+        let mut screens = Bitboard::EMPTY;
+        let rooks = (self.pieces(them, PieceKind::Rook) | self.pieces(them, PieceKind::King)) & lines;
+        for s in rooks {
+            let b = attacks::between(ksq, s) & occ;
+            if b.any() && !b.more_than_one() {
+                blockers |= b;
+            }
+        }
+        for s in self.pieces(them, PieceKind::Cannon) & lines {
+            let line = attacks::between(ksq, s);
+            let b = line & occ;
+            match b.count() {
+                0 => screens |= line,
+                2 => blockers |= b,
+                _ => {}
+            }
+        }
+        let horses = self.pieces(them, PieceKind::Horse);
+        if horses.any() {
+            for (leg, from) in attacks::horse_attack_legs(ksq) {
+                if (from & horses).any() {
+                    blockers |= leg & occ;
+                }
+            }
+        }
+        (blockers & self.color_bb(us), screens)
+    }
+
+    /// Whether moving our piece from `from` to `to` leaves our king safe. The move must be
+    /// pseudo-legal for the side to move.
+    #[inline(always)]
+    fn leaves_king_safe(&self, from: Square, to: Square) -> bool {
+        let us = self.side_to_move();
+        let them = !us;
+        let to_bb = Bitboard::from_square(to);
+        let ksq = if self.pieces(us, PieceKind::King).has(from) {
+            to
+        } else {
+            self.king_square(us)
+        };
+        let occ = (self.occupied() ^ Bitboard::from_square(from)) | to_bb;
+        let alive = !to_bb;
+        let rooks = (self.pieces(them, PieceKind::Rook) | self.pieces(them, PieceKind::King)) & alive;
+        if (attacks::rook(ksq, occ) & rooks).any() {
+            return false;
+        }
+        if (attacks::cannon_captures(ksq, occ) & self.pieces(them, PieceKind::Cannon) & alive).any() {
+            return false;
+        }
+        if (attacks::horse_attackers(ksq, occ) & self.pieces(them, PieceKind::Horse) & alive).any() {
+            return false;
+        }
+        (attacks::pawn_attackers(them, ksq) & self.pieces(them, PieceKind::Pawn) & alive).is_empty()
+    }
+
+    #[inline(always)]
+    fn generate_into<S: Sink>(&self, kind: GenKind, sink: &mut S) {
+        let us = self.side_to_move();
+        let own = self.color_bb(us);
+        let mask = match kind {
+            GenKind::All => !own,
+            GenKind::Captures => self.color_bb(!us),
+            GenKind::Quiets => !self.occupied(),
+        };
+        let ksq = self.king_square(us);
+        let in_check = self.king_attackers(ksq, !us, self.occupied()).any();
+        let (blockers, screens) = if in_check {
+            (own, Bitboard::EMPTY) // every move is tested
+        } else {
+            self.blockers_and_screens(us, ksq)
+        };
+        for kind in NON_KING {
+            let piece = Piece::new(us, kind);
+            for from in self.pieces(us, kind) {
+                let to = targets(self, piece, from) & mask;
+                if blockers.has(from) {
+                    for t in to {
+                        if self.leaves_king_safe(from, t) {
+                            sink.add(from, t);
+                        }
+                    }
+                } else {
+                    sink.add_set(from, to & !screens);
+                }
+            }
+        }
+        for t in attacks::king(ksq) & mask {
+            if self.leaves_king_safe(ksq, t) {
+                sink.add(ksq, t);
+            }
+        }
+    }
+
+    /// Appends the legal moves of `kind` to `list`.
+    pub fn generate(&self, kind: GenKind, list: &mut MoveList) {
+        self.generate_into(kind, list);
+    }
+
+    /// All legal moves.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate_into(GenKind::All, &mut list);
+        list
+    }
+
+    /// The number of legal moves, without listing them (perft's last ply).
+    pub fn count_legal(&self) -> usize {
+        let mut c = Counter(0);
+        self.generate_into(GenKind::All, &mut c);
+        c.0
+    }
+
+    /// Whether the side to move has any legal move.
+    pub fn has_legal_move(&self) -> bool {
+        self.count_legal() > 0
+    }
+
+    /// Whether `mv` is legal here: a piece of the side to move on its from-point, a target
+    /// it can reach, and the king safe afterwards. Any move value is accepted (hash moves).
+    pub fn is_legal(&self, mv: Move) -> bool {
+        let (from, to) = (mv.from(), mv.to());
+        match self.piece_at(from) {
+            Some(p) if p.color() == self.side_to_move() => {
+                (targets(self, p, from) & !self.color_bb(p.color())).has(to) && self.leaves_king_safe(from, to)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether `mv` captures.
+    #[inline(always)]
+    pub fn is_capture(&self, mv: Move) -> bool {
+        self.piece_at(mv.to()).is_some()
+    }
+}

@@ -1,0 +1,384 @@
+//! The position: pieces on the 90 points, side to move, Zobrist key, the 60-move counter,
+//! and the history of states that unmake and the repetition rules need.
+
+use super::{attacks, zobrist};
+use crate::core::{Bitboard, Color, Move, MoveParseError, Piece, PieceKind, Square};
+use std::fmt;
+
+/// What `make_move` saves so that `unmake_move` can restore the position, and what the
+/// repetition rules read: the key before the move and the move itself.
+#[derive(Clone, Copy, Debug)]
+pub struct StateInfo {
+    /// Key of the position before the move.
+    pub key: u64,
+    /// The move made (`None` for a null move).
+    pub mv: Option<Move>,
+    /// What the move captured.
+    pub captured: Option<Piece>,
+    /// The 60-move counter before the move.
+    pub rule60: u16,
+}
+
+#[derive(Clone)]
+pub struct Position {
+    board: [Option<Piece>; 90],
+    pieces: [Bitboard; Piece::COUNT],
+    colors: [Bitboard; 2],
+    occupied: Bitboard,
+    side: Color,
+    key: u64,
+    rule60: u16,
+    fullmove: u32,
+    history: Vec<StateInfo>,
+}
+
+/// A move that parses but is not legal here (or does not parse at all).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IllegalMove {
+    Syntax(MoveParseError),
+    Illegal(Move),
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalMove::Syntax(e) => write!(f, "{e}"),
+            IllegalMove::Illegal(m) => write!(f, "{m} is not a legal move in this position"),
+        }
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
+/// Room for a long game plus the deepest search line, so make never reallocates.
+const HISTORY_RESERVE: usize = 1024;
+
+impl Position {
+    /// An empty board with Red to move: the base the FEN parser fills.
+    pub(super) fn empty() -> Position {
+        Position {
+            board: [None; 90],
+            pieces: [Bitboard::EMPTY; Piece::COUNT],
+            colors: [Bitboard::EMPTY; 2],
+            occupied: Bitboard::EMPTY,
+            side: Color::Red,
+            key: 0,
+            rule60: 0,
+            fullmove: 1,
+            history: Vec::with_capacity(HISTORY_RESERVE),
+        }
+    }
+
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        Position::from_fen(super::START_FEN).unwrap_or_else(|_| unreachable!("the start FEN is valid"))
+    }
+
+    pub(super) fn put(&mut self, piece: Piece, sq: Square) {
+        self.board[sq.index()] = Some(piece);
+        self.pieces[piece.index()].set(sq);
+        self.colors[piece.color().index()].set(sq);
+        self.occupied.set(sq);
+        self.key ^= zobrist::piece(piece, sq);
+    }
+
+    pub(super) fn set_side(&mut self, side: Color) {
+        if self.side != side {
+            self.key ^= zobrist::side();
+        }
+        self.side = side;
+    }
+
+    pub(super) fn set_counters(&mut self, rule60: u16, fullmove: u32) {
+        self.rule60 = rule60;
+        self.fullmove = fullmove.max(1);
+    }
+
+    // ---- queries -------------------------------------------------------------------
+
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[sq.index()]
+    }
+
+    #[inline(always)]
+    pub fn pieces(&self, color: Color, kind: PieceKind) -> Bitboard {
+        self.pieces[Piece::new(color, kind).index()]
+    }
+
+    #[inline(always)]
+    pub fn color_bb(&self, color: Color) -> Bitboard {
+        self.colors[color.index()]
+    }
+
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.occupied
+    }
+
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// Plies since the last capture (the 60-move rule draws at 120).
+    #[inline(always)]
+    pub fn rule60(&self) -> u16 {
+        self.rule60
+    }
+
+    pub fn fullmove(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// The states of every move made since the position was set up, oldest first.
+    #[inline(always)]
+    pub fn history(&self) -> &[StateInfo] {
+        &self.history
+    }
+
+    /// Forgets the move history (the current position becomes the root of the record).
+    pub fn clear_history(&mut self) {
+        self.history.clear();
+    }
+
+    /// The king of `color`. A valid position always has one; a missing king reads as a1.
+    #[inline(always)]
+    pub fn king_square(&self, color: Color) -> Square {
+        self.pieces(color, PieceKind::King).first().unwrap_or(Square::new(0, 0))
+    }
+
+    /// Pieces of `by` that attack `sq` as a king would be attacked: rooks (and the opposing
+    /// king along an open file), cannons, horses and pawns, with occupancy `occ`.
+    #[inline(always)]
+    pub fn king_attackers(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+        let rooks = self.pieces(by, PieceKind::Rook) | self.pieces(by, PieceKind::King);
+        (attacks::rook(sq, occ) & rooks)
+            | (attacks::cannon_captures(sq, occ) & self.pieces(by, PieceKind::Cannon))
+            | (attacks::horse_attackers(sq, occ) & self.pieces(by, PieceKind::Horse))
+            | (attacks::pawn_attackers(by, sq) & self.pieces(by, PieceKind::Pawn))
+    }
+
+    /// Every piece of `by` that attacks `sq` (could capture on it, ignoring its own king's safety).
+    pub fn attackers(&self, sq: Square, by: Color) -> Bitboard {
+        let occ = self.occupied;
+        (attacks::rook(sq, occ) & self.pieces(by, PieceKind::Rook))
+            | (attacks::cannon_captures(sq, occ) & self.pieces(by, PieceKind::Cannon))
+            | (attacks::horse_attackers(sq, occ) & self.pieces(by, PieceKind::Horse))
+            | (attacks::pawn_attackers(by, sq) & self.pieces(by, PieceKind::Pawn))
+            | (attacks::elephant(sq, occ) & self.pieces(by, PieceKind::Elephant))
+            | (attacks::advisor(sq) & self.pieces(by, PieceKind::Advisor))
+            | (attacks::king(sq) & self.pieces(by, PieceKind::King))
+    }
+
+    /// The pieces giving check to the side to move.
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        let us = self.side;
+        self.king_attackers(self.king_square(us), !us, self.occupied)
+    }
+
+    #[inline(always)]
+    pub fn in_check(&self) -> bool {
+        self.checkers().any()
+    }
+
+    /// Whether the king of `color` could be captured (used to validate positions).
+    pub fn king_attacked(&self, color: Color) -> bool {
+        self.king_attackers(self.king_square(color), !color, self.occupied)
+            .any()
+    }
+
+    /// Where the piece on `sq` could move (its pseudo-legal targets, own pieces excluded).
+    pub fn piece_targets(&self, sq: Square) -> Bitboard {
+        match self.piece_at(sq) {
+            Some(p) => super::movegen::targets(self, p, sq) & !self.color_bb(p.color()),
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    // ---- moves ---------------------------------------------------------------------
+
+    /// Plays a legal move.
+    #[inline]
+    pub fn make_move(&mut self, mv: Move) {
+        let (from, to) = (mv.from(), mv.to());
+        let captured = self.board[to.index()];
+        self.history.push(StateInfo {
+            key: self.key,
+            mv: Some(mv),
+            captured,
+            rule60: self.rule60,
+        });
+        let Some(piece) = self.board[from.index()] else {
+            debug_assert!(false, "make_move {mv} from an empty point");
+            return;
+        };
+        if let Some(c) = captured {
+            self.pieces[c.index()].clear(to);
+            self.colors[c.color().index()].clear(to);
+            self.key ^= zobrist::piece(c, to);
+            self.rule60 = 0;
+        } else {
+            self.rule60 = self.rule60.saturating_add(1);
+        }
+        let both = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.board[from.index()] = None;
+        self.board[to.index()] = Some(piece);
+        self.pieces[piece.index()] ^= both;
+        self.colors[piece.color().index()] ^= both;
+        self.occupied = self.colors[0] | self.colors[1];
+        self.key ^= zobrist::piece(piece, from) ^ zobrist::piece(piece, to) ^ zobrist::side();
+        if self.side == Color::Black {
+            self.fullmove += 1;
+        }
+        self.side = !self.side;
+    }
+
+    /// Takes back the last `make_move`.
+    #[inline]
+    pub fn unmake_move(&mut self) {
+        let Some(st) = self.history.pop() else { return };
+        let Some(mv) = st.mv else {
+            debug_assert!(false, "unmake_move after a null move");
+            return;
+        };
+        self.side = !self.side;
+        if self.side == Color::Black {
+            self.fullmove -= 1;
+        }
+        let (from, to) = (mv.from(), mv.to());
+        let Some(piece) = self.board[to.index()] else { return };
+        let both = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.board[from.index()] = Some(piece);
+        self.board[to.index()] = st.captured;
+        self.pieces[piece.index()] ^= both;
+        self.colors[piece.color().index()] ^= both;
+        if let Some(c) = st.captured {
+            self.pieces[c.index()].set(to);
+            self.colors[c.color().index()].set(to);
+        }
+        self.occupied = self.colors[0] | self.colors[1];
+        self.key = st.key;
+        self.rule60 = st.rule60;
+    }
+
+    /// Passes the turn (for null-move pruning); never when in check.
+    pub fn make_null(&mut self) {
+        self.history.push(StateInfo {
+            key: self.key,
+            mv: None,
+            captured: None,
+            rule60: self.rule60,
+        });
+        self.key ^= zobrist::side();
+        self.rule60 = self.rule60.saturating_add(1);
+        self.side = !self.side;
+    }
+
+    pub fn unmake_null(&mut self) {
+        if let Some(st) = self.history.pop() {
+            self.side = !self.side;
+            self.key = st.key;
+            self.rule60 = st.rule60;
+        }
+    }
+
+    /// Parses move text and checks it against the legal moves of this position.
+    pub fn parse_move(&self, text: &str) -> Result<Move, IllegalMove> {
+        let mv = Move::parse(text).map_err(IllegalMove::Syntax)?;
+        if self.is_legal(mv) {
+            Ok(mv)
+        } else {
+            Err(IllegalMove::Illegal(mv))
+        }
+    }
+
+    /// Whether the last move gave check (the side to move is in check).
+    pub fn gives_check(&mut self, mv: Move) -> bool {
+        self.make_move(mv);
+        let check = self.in_check();
+        self.unmake_move();
+        check
+    }
+
+    /// The key recomputed from scratch (for self-checks against the incremental key).
+    pub fn compute_key(&self) -> u64 {
+        let mut key = if self.side == Color::Black { zobrist::side() } else { 0 };
+        for sq in self.occupied {
+            if let Some(p) = self.piece_at(sq) {
+                key ^= zobrist::piece(p, sq);
+            }
+        }
+        key
+    }
+
+    /// The position with colours swapped: each piece changes colour and moves to the
+    /// point seen from the other side; the other side is to move.
+    pub fn flipped(&self) -> Position {
+        let mut p = Position::empty();
+        for sq in self.occupied {
+            if let Some(pc) = self.piece_at(sq) {
+                p.put(Piece::new(!pc.color(), pc.kind()), sq.flip_rank());
+            }
+        }
+        p.set_side(!self.side);
+        p.set_counters(self.rule60, self.fullmove);
+        p
+    }
+
+    /// The position mirrored left to right.
+    pub fn mirrored(&self) -> Position {
+        let mut p = Position::empty();
+        for sq in self.occupied {
+            if let Some(pc) = self.piece_at(sq) {
+                p.put(pc, sq.mirror_file());
+            }
+        }
+        p.set_side(self.side);
+        p.set_counters(self.rule60, self.fullmove);
+        p
+    }
+
+    /// Same pieces, side and counters (history ignored).
+    pub fn same_as(&self, other: &Position) -> bool {
+        self.board == other.board
+            && self.pieces == other.pieces
+            && self.colors == other.colors
+            && self.occupied == other.occupied
+            && self.side == other.side
+            && self.key == other.key
+            && self.rule60 == other.rule60
+            && self.fullmove == other.fullmove
+    }
+
+    /// A text drawing of the board, rank 9 at the top.
+    pub fn pretty(&self) -> String {
+        let mut s = String::new();
+        for rank in (0..10u8).rev() {
+            s.push_str(&format!(" {rank} "));
+            for file in 0..9u8 {
+                let c = self.piece_at(Square::new(file, rank)).map_or('.', |p| p.letter());
+                s.push(' ');
+                s.push(c);
+            }
+            s.push('\n');
+            if rank == 5 {
+                s.push_str("    ~~~~~~~~~~~~~~~~~\n");
+            }
+        }
+        s.push_str("    a b c d e f g h i\n");
+        s
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.fen())
+    }
+}

@@ -1,0 +1,71 @@
+//! Game-end rules: checkmate and stalemate (the side without a move loses), repetition with
+//! perpetual check and chase, the 60-move rule and insufficient material.
+//!
+//! First version: only the side without a legal move is detected; the rules issue completes it.
+
+use super::Position;
+use crate::core::Color;
+use std::fmt;
+
+/// Why a game was won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WinReason {
+    Checkmate,
+    Stalemate,
+    /// The loser gave check with every move of the repeated cycle.
+    PerpetualCheck,
+    /// The loser chased with every move of the repeated cycle.
+    PerpetualChase,
+}
+
+/// Why a game was drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DrawReason {
+    Repetition,
+    SixtyMoves,
+    InsufficientMaterial,
+}
+
+/// The state of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Ongoing,
+    Win { winner: Color, reason: WinReason },
+    Draw(DrawReason),
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Outcome::Ongoing => write!(f, "ongoing"),
+            Outcome::Win { winner, reason } => {
+                let loser = (!winner).name();
+                match reason {
+                    WinReason::Checkmate => write!(f, "{} wins (checkmate)", winner.name()),
+                    WinReason::Stalemate => write!(f, "{} wins (stalemate)", winner.name()),
+                    WinReason::PerpetualCheck => write!(f, "{} wins (perpetual check by {loser})", winner.name()),
+                    WinReason::PerpetualChase => write!(f, "{} wins (perpetual chase by {loser})", winner.name()),
+                }
+            }
+            Outcome::Draw(DrawReason::Repetition) => write!(f, "draw (repetition)"),
+            Outcome::Draw(DrawReason::SixtyMoves) => write!(f, "draw (60-move rule)"),
+            Outcome::Draw(DrawReason::InsufficientMaterial) => write!(f, "draw (insufficient material)"),
+        }
+    }
+}
+
+/// The state of the game at `pos`, judged over the moves recorded in its history.
+pub fn outcome(pos: &Position) -> Outcome {
+    if !pos.has_legal_move() {
+        let reason = if pos.in_check() {
+            WinReason::Checkmate
+        } else {
+            WinReason::Stalemate
+        };
+        return Outcome::Win {
+            winner: !pos.side_to_move(),
+            reason,
+        };
+    }
+    Outcome::Ongoing
+}

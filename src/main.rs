@@ -1,0 +1,38 @@
+//! The `chariot` binary: with no subcommand it speaks UCI/UCCI on stdin/stdout.
+
+use chariot::tools;
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "chariot",
+    version,
+    about = "Chariot, a xiangqi engine (UCI and UCCI on stdin/stdout when run without a subcommand)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaves of the legal move tree.
+    Perft(tools::perft::PerftArgs),
+    /// Search the benchmark positions at a fixed depth and print `Bench: <nodes> nodes <nps> nps`.
+    Bench(tools::bench::BenchArgs),
+    /// Play engines against each other, with Elo and SPRT.
+    Match(tools::matches::MatchArgs),
+    /// Print the game-end verdict of a position and moves.
+    Outcome(tools::outcome::OutcomeArgs),
+}
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        None => chariot::protocol::run_stdio(),
+        Some(Command::Perft(a)) => tools::perft::run(&a),
+        Some(Command::Bench(a)) => tools::bench::run(&a),
+        Some(Command::Match(a)) => tools::matches::run(&a),
+        Some(Command::Outcome(a)) => tools::outcome::run(&a),
+    }
+}

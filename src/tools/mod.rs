@@ -1,0 +1,6 @@
+//! Tools for people and scripts: perft, bench, match, outcome.
+
+pub mod bench;
+pub mod matches;
+pub mod outcome;
+pub mod perft;
