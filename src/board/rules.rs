@@ -69,3 +69,30 @@ pub fn outcome(pos: &Position) -> Outcome {
     }
     Outcome::Ongoing
 }
+
+/// The verdict on a repeated position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RepetitionVerdict {
+    Draw,
+    /// This side wins: the other one checked or chased perpetually.
+    Win(Color),
+}
+
+/// If the current position occurred before (same key, same side to move) since the last
+/// capture, the verdict on the cycle between its latest earlier occurrence and now.
+/// Cheap when there is no repetition: key comparisons every other ply.
+///
+/// First version: every repetition is a draw; the rules issue classifies checks and chases.
+pub fn repetition(pos: &Position) -> Option<RepetitionVerdict> {
+    let hist = pos.history();
+    let reversible = (pos.rule60() as usize).min(hist.len());
+    let key = pos.key();
+    let mut back = 4;
+    while back <= reversible {
+        if hist[hist.len() - back].key == key {
+            return Some(RepetitionVerdict::Draw);
+        }
+        back += 2;
+    }
+    None
+}
