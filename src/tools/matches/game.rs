@@ -247,8 +247,7 @@ pub fn play(red: &mut Engine, black: &mut Engine, opening: &Opening, s: &GameSet
         TimeControl::Clock { base_ms, .. } => (base_ms, base_ms),
         _ => (0, 0),
     };
-    let all_moves: Vec<Move> = opening.moves.clone();
-    let mut game_moves = all_moves;
+    let mut game_moves: Vec<Move> = opening.moves.clone();
     let start_fen = opening.fen.clone();
     let is_startpos = start_fen == Position::startpos().fen();
     let mut ucci_base = (start_fen.clone(), 0usize);

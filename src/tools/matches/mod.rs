@@ -396,14 +396,9 @@ pub fn run_match(cfg: &MatchConfig, interrupted: &AtomicBool, out: &mut dyn Writ
     let stop = Arc::new(AtomicBool::new(false));
     // Start the first pair of engines here so that a missing binary or a silent engine is
     // reported before anything else happens.
-    let mut first_pair = Some((
-        Engine::start(&cfg.engines[0], cfg.handshake_timeout, stop.clone())?,
-        Engine::start(&cfg.engines[1], cfg.handshake_timeout, stop.clone())?,
-    ));
-    for e in [&first_pair.as_ref().map(|p| &p.0), &first_pair.as_ref().map(|p| &p.1)]
-        .into_iter()
-        .flatten()
-    {
+    let a = Engine::start(&cfg.engines[0], cfg.handshake_timeout, stop.clone())?;
+    let b = Engine::start(&cfg.engines[1], cfg.handshake_timeout, stop.clone())?;
+    for e in [&a, &b] {
         writeln!(
             out,
             "Engine {}: {} ({})",
@@ -412,6 +407,7 @@ pub fn run_match(cfg: &MatchConfig, interrupted: &AtomicBool, out: &mut dyn Writ
             e.proto.name()
         )?;
     }
+    let mut first_pair = Some((a, b));
 
     let mut pgn_file = match &cfg.pgn {
         Some(p) => Some(

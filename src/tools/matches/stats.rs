@@ -8,8 +8,10 @@
 //!   generalised SPRT over game *pairs* (pentanomial): with `N` pairs, pair-score mean `μ` and
 //!   variance `σ²` (a pair scores 0, ¼, ½, ¾ or 1), and expected scores `s0`, `s1` of the
 //!   two hypotheses, `LLR = N·(s1 − s0)·(2μ − s0 − s1) / (2σ²)`. Bounds are
-//!   `ln(β/(1−α))` and `ln((1−β)/α)`. When every pair scored the same (σ² = 0) half a pair
-//!   is added to each of the five cells so the variance is defined.
+//!   `ln(β/(1−α))` and `ln((1−β)/α)`. Half a pair is added to each of the five cells before
+//!   `μ`, `σ²` and `N` are taken (a Jeffreys-style prior): without it, a run of identical
+//!   pairs (common with deterministic engines and many draws) gives a near-zero variance and
+//!   the first dozen pairs can "decide" the test; its weight vanishes as pairs accumulate.
 
 /// Results so far.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -177,18 +179,12 @@ impl Sprt {
 
     /// The log-likelihood ratio of the pentanomial counts.
     pub fn llr(&self, penta: &[u64; 5]) -> f64 {
-        let counts: [f64; 5] = penta.map(|c| c as f64);
-        let n: f64 = counts.iter().sum();
-        if n == 0.0 {
+        if penta.iter().all(|&c| c == 0) {
             return 0.0;
         }
+        let counts = penta.map(|c| c as f64 + 0.5);
+        let n: f64 = counts.iter().sum();
         let (mean, var) = moments(&counts);
-        let (n, mean, var) = if var > 1e-12 {
-            (n, mean, var)
-        } else {
-            let (m, v) = moments(&counts.map(|c| c + 0.5));
-            (n + 2.5, m, v)
-        };
         let s0 = score_from_elo(self.elo0);
         let s1 = score_from_elo(self.elo1);
         n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
@@ -298,11 +294,13 @@ mod tests {
         };
         let (lo, hi) = s.bounds();
         assert!(close(lo, -2.944_439, 1e-6) && close(hi, 2.944_439, 1e-6));
-        // Pairs [10, 20, 40, 20, 10]: μ = ½, σ² = 0.075; s1 = 0.5071950, so
-        // LLR = 100 · 0.0071950 · (1 − 1.0071950) / 0.15 = −0.0345128.
-        assert!(close(s.llr(&[10, 20, 40, 20, 10]), -0.034_512_8, 1e-6));
-        // Pairs [5, 20, 40, 25, 10]: μ = 0.5375, σ² = 0.06421875 → LLR = 0.379844.
-        assert!(close(s.llr(&[5, 20, 40, 25, 10]), 0.379_844, 1e-5));
+        // Pairs [10, 20, 40, 20, 10] + ½ each: N = 102.5, μ = ½, σ² = 0.0762195;
+        // s1 = 0.5071950, so LLR = 102.5 · 0.0071950 · (1 − 1.0071950) / 0.152439 = −0.0348096.
+        assert!(close(s.llr(&[10, 20, 40, 20, 10]), -0.034_809_6, 1e-6));
+        // Pairs [5, 20, 40, 25, 10] + ½ each: μ = 0.5365854, σ² = 0.0657347 → LLR = 0.370100.
+        assert!(close(s.llr(&[5, 20, 40, 25, 10]), 0.370_100, 1e-5));
+        // A single lost pair among draws does not decide a test (the case the prior is for).
+        assert_eq!(s.verdict(s.llr(&[0, 1, 13, 0, 0])), Verdict::Continue);
         assert_eq!(s.llr(&[0; 5]), 0.0);
         assert_eq!(s.verdict(0.0), Verdict::Continue);
         assert_eq!(s.verdict(3.0), Verdict::H1);
