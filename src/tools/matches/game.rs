@@ -379,6 +379,22 @@ pub fn play(red: &mut Engine, black: &mut Engine, opening: &Opening, s: &GameSet
             }
         }
         let text = match answer {
+            // ElephantEye-style engines answer `nobestmove` when they hold the game drawn by
+            // their own rules (50 moves without capture, a threefold repetition). Honour such
+            // a claim only where it is plausible; anywhere else no move is a forfeit.
+            Answer::NoMove if draw_claim_plausible(&pos) => {
+                finish(
+                    &mut rec,
+                    GameResult::Draw,
+                    Termination::Adjudication,
+                    format!(
+                        "draw ({who} claimed a draw with no move: {} plies since the last capture)",
+                        pos.rule60()
+                    ),
+                    None,
+                );
+                return Ok(rec);
+            }
             Answer::NoMove => {
                 finish(
                     &mut rec,
@@ -607,4 +623,19 @@ mod tests {
             "position fen G"
         );
     }
+}
+
+/// Whether an engine that returns no move could be claiming a draw by a common rule: at least
+/// 100 plies without a capture, or the current position seen three times.
+fn draw_claim_plausible(pos: &Position) -> bool {
+    let key = pos.key();
+    let seen = pos
+        .history()
+        .iter()
+        .rev()
+        .take(pos.rule60() as usize)
+        .filter(|st| st.key == key)
+        .count()
+        + 1;
+    pos.rule60() >= 100 || seen >= 3
 }
