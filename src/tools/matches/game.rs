@@ -529,6 +529,21 @@ fn adjudicate(
     None
 }
 
+/// Whether an engine that returns no move could be claiming a draw by a common rule: at least
+/// 100 plies without a capture, or the current position seen three times.
+fn draw_claim_plausible(pos: &Position) -> bool {
+    let key = pos.key();
+    let seen = pos
+        .history()
+        .iter()
+        .rev()
+        .take(pos.rule60() as usize)
+        .filter(|st| st.key == key)
+        .count()
+        + 1;
+    pos.rule60() >= 100 || seen >= 3
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -623,19 +638,4 @@ mod tests {
             "position fen G"
         );
     }
-}
-
-/// Whether an engine that returns no move could be claiming a draw by a common rule: at least
-/// 100 plies without a capture, or the current position seen three times.
-fn draw_claim_plausible(pos: &Position) -> bool {
-    let key = pos.key();
-    let seen = pos
-        .history()
-        .iter()
-        .rev()
-        .take(pos.rule60() as usize)
-        .filter(|st| st.key == key)
-        .count()
-        + 1;
-    pos.rule60() >= 100 || seen >= 3
 }
