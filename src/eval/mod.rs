@@ -263,17 +263,6 @@ fn compute(pos: &Position, p: &Params, terms: &mut [[S; 2]; Term::COUNT]) -> i32
         pawn_guard(Color::Black, pos.pieces(Color::Black, Pawn)),
     ];
 
-    // Piece-square values: one pass over the board, one lookup per piece.
-    for c in Color::BOTH {
-        let mut place = S::ZERO;
-        for sq in colors[c.index()] {
-            if let Some(pc) = pos.piece_at(sq) {
-                place += PST[pc.index()][sq.index()];
-            }
-        }
-        terms[Term::Placement as usize][c.index()] = place;
-    }
-
     let mut phase = 0;
     for us in Color::BOTH {
         let (ui, them) = (us.index(), !us);
@@ -285,6 +274,16 @@ fn compute(pos: &Position, p: &Params, terms: &mut [[S; 2]; Term::COUNT]) -> i32
         let our_pawns = pos.pieces(us, Pawn);
 
         let mut material = S::ZERO;
+        let mut place = S::ZERO;
+        let table = &PST[ui * 7..ui * 7 + 7];
+        place += table[King.index()][pos.king_square(us).index()];
+        for sq in pos.pieces(us, Advisor) | pos.pieces(us, Elephant) {
+            // Advisor and elephant points never overlap, so one table lookup by point serves both.
+            place += table[Advisor.index()][sq.index()] + table[Elephant.index()][sq.index()];
+        }
+        for sq in our_pawns {
+            place += table[Pawn.index()][sq.index()];
+        }
         let mut mobility = S::ZERO;
         let mut pieces = S::ZERO;
         let mut pawns = S::ZERO;
@@ -300,6 +299,7 @@ fn compute(pos: &Position, p: &Params, terms: &mut [[S; 2]; Term::COUNT]) -> i32
         }
 
         for sq in pos.pieces(us, Horse) {
+            place += table[Horse.index()][sq.index()];
             let targets = attacks::horse(sq, occ);
             let safe = (targets & !own & !pawn_guard[ti]).count() as i32;
             mobility += p.horse_mobility * (safe - p.horse_mobility_base);
@@ -311,6 +311,7 @@ fn compute(pos: &Position, p: &Params, terms: &mut [[S; 2]; Term::COUNT]) -> i32
 
         // Rooks and cannons are worked out on their rank and file as small line masks.
         for sq in pos.pieces(us, Rook) {
+            place += table[Rook.index()][sq.index()];
             let (f, r) = (sq.file() as usize, sq.rank() as usize);
             let reach_r = lines::reach(f, rank_bits(occ.0, r), RANK_MASK);
             let reach_f = lines::reach(r, file_bits(occ.0, f), FILE_MASK);
@@ -329,6 +330,7 @@ fn compute(pos: &Position, p: &Params, terms: &mut [[S; 2]; Term::COUNT]) -> i32
         }
 
         for sq in pos.pieces(us, Cannon) {
+            place += table[Cannon.index()][sq.index()];
             let (f, r) = (sq.file() as usize, sq.rank() as usize);
             let (occ_r, occ_f) = (rank_bits(occ.0, r), file_bits(occ.0, f));
             let (enemy_r, enemy_f) = (rank_bits(enemy.0, r), file_bits(enemy.0, f));
@@ -397,6 +399,7 @@ fn compute(pos: &Position, p: &Params, terms: &mut [[S; 2]; Term::COUNT]) -> i32
         }
 
         terms[Term::Material as usize][ui] = material;
+        terms[Term::Placement as usize][ui] = place;
         terms[Term::Mobility as usize][ui] = mobility;
         terms[Term::Pieces as usize][ui] = pieces;
         terms[Term::KingSafety as usize][ti] = -threat;
@@ -470,6 +473,26 @@ mod tests {
                 let v = PST[kind][sq.index()];
                 assert_eq!(v, PST[kind][sq.mirror_file().index()]);
                 assert_eq!(v, PST[7 + kind][sq.flip_rank().index()]);
+            }
+        }
+    }
+
+    #[test]
+    fn advisor_and_elephant_tables_stay_on_their_own_points() {
+        // The evaluation adds both tables for every advisor or elephant, which is right only
+        // while each table is zero wherever the other piece may stand.
+        for c in Color::BOTH {
+            for (kind, other) in [
+                (PieceKind::Advisor, PieceKind::Elephant),
+                (PieceKind::Elephant, PieceKind::Advisor),
+            ] {
+                for sq in attacks::home_squares(c, other) {
+                    assert_eq!(
+                        PST[c.index() * 7 + kind.index()][sq.index()],
+                        S::ZERO,
+                        "{kind:?} on {sq:?}"
+                    );
+                }
             }
         }
     }
