@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 /// Stack of the search worker: deep recursion must never overflow.
 const WORKER_STACK: usize = 64 * 1024 * 1024;
 /// How long `quit` waits for a stopped search's `bestmove` before leaving anyway.
-const QUIT_GRACE: Duration = Duration::from_millis(20);
+const QUIT_GRACE: Duration = Duration::from_millis(5);
 
 /// The engine's settings, both dialects.
 #[derive(Clone, Debug)]
@@ -385,38 +385,43 @@ impl<W: Write> Engine<W> {
         }
 
         // Clock values: negative ones (a GUI whose clock ran over) count as zero.
-        let mut negative = Vec::new();
+        let mut faults = Vec::new();
         let mut dur = |name: &'static str, v: Option<i64>, unit_ms: u64| -> Option<Duration> {
             v.map(|x| {
                 if x < 0 {
-                    negative.push(format!("{name} {x}"));
+                    faults.push(format!("{name} {x} is negative, counted as 0"));
                 }
                 Duration::from_millis((x.max(0) as u64).saturating_mul(unit_ms))
             })
         };
         let ucci_unit = if self.opts.usemillisec { 1 } else { 1000 };
         let movetime = dur("movetime", g.movetime, 1);
-        let clock = if g.time.is_some() {
+        let own_clock = if g.time.is_some() {
             let remaining = dur("time", g.time, ucci_unit);
             let inc = dur("increment", g.increment, ucci_unit);
             let _ = dur("opptime", g.opptime, ucci_unit);
             let _ = dur("oppincrement", g.oppincrement, ucci_unit);
             remaining.map(|r| (r, inc))
         } else {
-            let (w, wi) = (dur("wtime", g.wtime, 1), dur("winc", g.winc, 1));
-            let (b, bi) = (dur("btime", g.btime, 1), dur("binc", g.binc, 1));
-            match self.pos.side_to_move() {
-                Color::Red => w.map(|r| (r, wi)),
-                Color::Black => b.map(|r| (r, bi)),
+            let red = dur("wtime", g.wtime, 1).map(|r| (r, dur("winc", g.winc, 1)));
+            let black = dur("btime", g.btime, 1).map(|r| (r, dur("binc", g.binc, 1)));
+            let (own, other, own_name, other_name) = match self.pos.side_to_move() {
+                Color::Red => (red, black, "wtime", "btime"),
+                Color::Black => (black, red, "btime", "wtime"),
+            };
+            // A timed `go` is never infinite: without our clock, assume the opponent's.
+            if own.is_none() && other.is_some() {
+                faults.push(format!("no {own_name} for the side to move, using {other_name}"));
             }
-        }
-        .map(|(remaining, inc)| Clock {
+            own.or(other)
+        };
+        let clock = own_clock.map(|(remaining, inc)| Clock {
             remaining,
             increment: inc.unwrap_or_default(),
             moves_to_go: g.movestogo.filter(|&n| n > 0),
         });
-        if !negative.is_empty() {
-            self.error(&format!("go: negative time ({}) counted as 0", negative.join(", ")))?;
+        if !faults.is_empty() {
+            self.error(&format!("go: {}", faults.join("; ")))?;
         }
         let bounded =
             g.depth.is_some() || g.nodes.is_some() || g.mate.is_some() || movetime.is_some() || clock.is_some();
