@@ -2,8 +2,11 @@
 //! persistent search worker; turns commands into jobs and search events into output.
 //!
 //! It runs on the main thread and is the only writer to the output. It never blocks on the
-//! worker except to collect the `bestmove` of a search it has just told to stop, so
-//! `isready`, `stop` and `quit` are answered at once, also mid-search. Every `go` gets exactly
+//! worker except to collect the `bestmove` of a search it has just told to stop, and then
+//! for a few milliseconds at most: a search that does not return in time (after `stop` or
+//! past its deadline) is answered for with the move of its last completed iteration, and its
+//! late result is ignored. So `isready`, `stop` and `quit` are acted on at once, also
+//! mid-search, and the clock is kept whatever the search does. Every `go` gets exactly
 //! one `bestmove` (or `nobestmove` in UCCI), and the move printed is checked against the
 //! legal moves of the position searched.
 
@@ -23,8 +26,15 @@ use std::time::{Duration, Instant};
 
 /// Stack of the search worker: deep recursion must never overflow.
 const WORKER_STACK: usize = 64 * 1024 * 1024;
+/// How long after its deadline a search that has not returned is answered for (with the
+/// move of its last completed iteration), at least: half the Move Overhead is used if larger.
+const MIN_GRACE: Duration = Duration::from_millis(2);
 /// How long `quit` waits for a stopped search's `bestmove` before leaving anyway.
-const QUIT_GRACE: Duration = Duration::from_millis(5);
+const QUIT_GRACE: Duration = Duration::from_millis(2);
+/// How long after `stop` (or a command that ends the search) a search that has not returned
+/// is answered for with the move of its last completed iteration: `stop` must act within
+/// 10 ms whatever the search does.
+const STOP_GRACE: Duration = Duration::from_millis(8);
 
 /// The engine's settings, both dialects.
 #[derive(Clone, Debug)]
@@ -164,6 +174,9 @@ struct Running {
     /// Safety net: the longest this search may take under its time limits.
     budget: Option<Duration>,
     deadline: Option<Instant>,
+    /// Set when the deadline passed: if the worker has not returned by then, the controller
+    /// answers without it so that the engine never overruns its time.
+    emergency: Option<Instant>,
     result: Option<SearchResult>,
     /// The first PV line of the latest iteration, for the ponder move.
     last_pv: Vec<Move>,
@@ -174,6 +187,14 @@ struct Running {
 impl Running {
     fn holds(&self) -> bool {
         !self.stopping && (self.infinite || self.pondering)
+    }
+
+    /// The next moment the controller must act on its own.
+    fn alarm(&self) -> Option<Instant> {
+        match (self.deadline, self.emergency) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 }
 
@@ -239,9 +260,9 @@ impl<W: Write> Engine<W> {
 
     /// Processes commands until `quit` (or the end of the command stream).
     pub fn run(&mut self, commands: &Receiver<Input>) -> io::Result<()> {
-        let events = self.events.clone();
+        let mut events = self.events.clone();
         loop {
-            let timer = match self.running.as_ref().and_then(|r| r.deadline) {
+            let timer = match self.running.as_ref().and_then(Running::alarm) {
                 Some(t) => crossbeam_channel::at(t),
                 None => crossbeam_channel::never(),
             };
@@ -250,13 +271,13 @@ impl<W: Write> Engine<W> {
                 recv(events) -> ev => match ev {
                     Ok(ev) => self.on_event(ev).map(|_| true),
                     // The worker is gone (it could not start): answer any search with a
-                    // fallback move instead of hanging.
-                    Err(_) => self.emit_bestmove().map(|_| true),
+                    // fallback move instead of hanging, and stop listening to it.
+                    Err(_) => {
+                        events = crossbeam_channel::never();
+                        self.emit_bestmove().map(|_| true)
+                    }
                 },
-                recv(timer) -> _ => {
-                    self.on_deadline();
-                    Ok(true)
-                }
+                recv(timer) -> _ => self.on_deadline().map(|_| true),
             };
             match going {
                 Ok(true) => {}
@@ -342,14 +363,15 @@ impl<W: Write> Engine<W> {
         Ok(true)
     }
 
-    fn send(&mut self, job: Job) {
-        // A send fails only when the worker is gone; searches then fall back (see `run`).
-        let _ = self.jobs.send(job);
+    /// Sends a job; `false` when the worker is gone (it could not be started).
+    fn send(&mut self, job: Job) -> bool {
+        self.jobs.send(job).is_ok()
     }
 
     fn config(&mut self, job: Job) {
-        self.config_pending += 1;
-        self.send(job);
+        if self.send(job) {
+            self.config_pending += 1;
+        }
     }
 
     fn new_game(&mut self) {
@@ -461,6 +483,7 @@ impl<W: Write> Engine<W> {
             stopping: false,
             budget,
             deadline: if g.ponder { None } else { budget.map(|b| now + b) },
+            emergency: None,
             result: None,
             last_pv: Vec::new(),
             draw_offered: g.draw,
@@ -480,22 +503,33 @@ impl<W: Write> Engine<W> {
             return Ok(());
         }
         self.running = Some(running);
-        self.send(Job::Search {
+        let sent = self.send(Job::Search {
             id,
             pos: Box::new(self.pos.clone()),
             limits: Box::new(limits),
             control,
         });
+        if !sent {
+            if let Some(r) = self.running.as_mut() {
+                r.result = Some(SearchResult::default());
+                if !r.holds() {
+                    self.emit_bestmove()?;
+                }
+            }
+        }
         Ok(())
     }
 
-    /// `stop`: end the search now; its `bestmove` follows as soon as the worker returns.
+    /// `stop`: end the search now. Its `bestmove` follows as soon as the worker returns, or
+    /// after [`STOP_GRACE`] with the last completed iteration's move if it does not.
     fn stop(&mut self) -> io::Result<()> {
         let Some(r) = self.running.as_mut() else {
             return Ok(());
         };
         r.stopping = true;
         r.deadline = None;
+        let limit = Instant::now() + STOP_GRACE;
+        r.emergency = Some(r.emergency.map_or(limit, |e| e.min(limit)));
         r.control.pondering.store(false, Ordering::SeqCst);
         r.control.stop.store(true, Ordering::SeqCst);
         if r.result.is_some() {
@@ -523,13 +557,24 @@ impl<W: Write> Engine<W> {
         Ok(())
     }
 
-    fn on_deadline(&mut self) {
-        if let Some(r) = self.running.as_mut() {
-            if r.deadline.is_some_and(|d| d <= Instant::now()) {
-                r.deadline = None;
-                r.control.stop.store(true, Ordering::SeqCst);
-            }
+    /// The time limit passed: stop the search; if it still has not returned after a short
+    /// grace, answer with the best move known (the last completed iteration's).
+    fn on_deadline(&mut self) -> io::Result<()> {
+        let now = Instant::now();
+        let grace = (self.opts.move_overhead / 2).max(MIN_GRACE);
+        let Some(r) = self.running.as_mut() else {
+            return Ok(());
+        };
+        if r.deadline.is_some_and(|d| d <= now) {
+            r.deadline = None;
+            r.emergency = Some(now + grace);
+            r.control.stop.store(true, Ordering::SeqCst);
         }
+        if r.emergency.is_some_and(|d| d <= now) && r.result.is_none() {
+            self.say("info string the search did not stop in time; answering with its last completed iteration")?;
+            self.emit_bestmove()?;
+        }
+        Ok(())
     }
 
     fn on_event(&mut self, event: Event) -> io::Result<()> {
@@ -600,6 +645,11 @@ impl<W: Write> Engine<W> {
                 "the search chose {m}, which is not allowed here; playing a fallback move"
             ))?;
         }
+        if best.is_none() {
+            // The search has no answer (abandoned at its deadline, or failed): the last
+            // completed iteration's move, else in UCI any legal move.
+            best = r.last_pv.first().copied().filter(|m| r.roots.contains(m));
+        }
         if best.is_none() && self.dialect == Dialect::Uci {
             best = r.roots.first().copied();
         }
@@ -630,10 +680,12 @@ impl<W: Write> Engine<W> {
             return Ok(());
         }
         self.stop()?;
-        while self.running.is_some() {
-            match self.events.recv() {
+        while let Some(r) = self.running.as_ref() {
+            let until = r.emergency.unwrap_or_else(|| Instant::now() + STOP_GRACE);
+            match self.events.recv_deadline(until) {
                 Ok(ev) => self.on_event(ev)?,
-                Err(_) => self.emit_bestmove()?,
+                Err(crossbeam_channel::RecvTimeoutError::Timeout) => self.on_deadline()?,
+                Err(crossbeam_channel::RecvTimeoutError::Disconnected) => self.emit_bestmove()?,
             }
         }
         Ok(())
