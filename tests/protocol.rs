@@ -775,6 +775,8 @@ fn malformed_input_corpus() {
         ("3k5/9/9/9/3R5/9/9/9/9/4K4 w", "in check"),
         ("3k5/9/9/9/9/9/9/9/9/4K4 x", "side"),
         ("3k5/9/9/9/9/9/9/9/9/4K4 w - - x 1", "x"),
+        ("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1 extra", "fields"),
+        ("4k4/9/9/9/9/9/9/9/9/4K4 w", "face"),
     ];
     let mut corpus: Vec<(Vec<u8>, &str, bool)> = vec![
         (b"frobnicate".to_vec(), "unknown command", false),
@@ -852,7 +854,8 @@ fn gui_driver_habits() {
     let out = e.sync();
     assert_eq!(out.len(), 2, "{out:?}");
     assert!(out.iter().all(|l| l.starts_with("info string")));
-    e.send_raw(b"setoption name Hash value 4096\r\n");
+    // Several GB (kept at 2 GB so that parallel tests on a small CI machine stay safe).
+    e.send_raw(b"setoption name Hash value 2048\r\n");
     let out = e.sync();
     // Honoured (silently) or capped with a message, never an error.
     assert!(out.iter().all(|l| l.starts_with("info string Hash ")), "{out:?}");
