@@ -802,13 +802,15 @@ impl<W: Write> Engine<W> {
 
     /// `d`: the board, then `Fen:`, `Key:`, `Checkers:` and `Outcome:` lines.
     fn display(&mut self) -> io::Result<()> {
-        let checkers: Vec<String> = self.pos.checkers().into_iter().map(|s| s.to_string()).collect();
+        let mut checkers = String::new();
+        for sq in self.pos.checkers() {
+            let _ = write!(checkers, " {sq}");
+        }
         let text = format!(
-            "{}Fen: {}\nKey: {:016X}\nCheckers: {}\nOutcome: {}",
+            "{}Fen: {}\nKey: {:016X}\nCheckers:{checkers}\nOutcome: {}",
             self.pos.pretty(),
             self.pos.fen(),
             self.pos.key(),
-            checkers.join(" "),
             rules::outcome(&self.pos)
         );
         self.say(&text)
