@@ -69,52 +69,10 @@ pub fn line(pos: usize, occ: u32, mask: u32) -> Line {
     Line { reach, beyond }
 }
 
-const fn file_masks() -> ([u64; 9], [u64; 9], [u32; 9]) {
-    let mut lo = [0u64; 9];
-    let mut hi = [0u64; 9];
-    let mut lo_count = [0u32; 9];
-    let mut f = 0;
-    while f < 9 {
-        let mut r = 0;
-        while r < 10 {
-            let i = r * 9 + f;
-            if i < 64 {
-                lo[f] |= 1u64 << i;
-                lo_count[f] += 1;
-            } else {
-                hi[f] |= 1u64 << (i - 64);
-            }
-            r += 1;
-        }
-        f += 1;
-    }
-    (lo, hi, lo_count)
-}
-
-const FILE_BITS: ([u64; 9], [u64; 9], [u32; 9]) = file_masks();
-
 /// The 10 points of file `file` in `bb` as a line mask, rank 0 in bit 0.
 #[inline(always)]
 pub fn file_bits(bb: u128, file: usize) -> u32 {
-    let lo = bb as u64;
-    let hi = (bb >> 64) as u64;
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        use std::arch::x86_64::_pext_u64;
-        // SAFETY: compiled only when the target has BMI2. Gathering a file this way is what
-        // makes the line-space slider terms cheaper than two attack lookups (benches/eval.rs).
-        let (a, b) = unsafe { (_pext_u64(lo, FILE_BITS.0[file]), _pext_u64(hi, FILE_BITS.1[file])) };
-        (a | b << FILE_BITS.2[file]) as u32
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let _ = (lo, hi, FILE_BITS);
-        let mut m = 0u32;
-        for r in 0..10 {
-            m |= (((bb >> (r * 9 + file)) & 1) as u32) << r;
-        }
-        m
-    }
+    crate::board::attacks::file_occupancy(bb, file) as u32
 }
 
 /// The 9 points of rank `rank` in `bb` as a line mask, file a in bit 0.
