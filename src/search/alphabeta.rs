@@ -190,6 +190,11 @@ impl<'a> Worker<'a> {
     /// Polls the stop flag, the node limit and the hard time limit (every 1024 nodes).
     fn poll(&mut self) {
         self.sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        if self.id == 0 && self.root_depth == 1 {
+            // The first iteration is tiny and always finishes, so that even a search stopped
+            // at once answers with a searched move and a real score.
+            return;
+        }
         if self.sh.control.stopped() || self.sh.abort.load(Ordering::Relaxed) {
             self.stopped = true;
             return;
@@ -220,7 +225,7 @@ impl<'a> Worker<'a> {
         if self.nodes & 1023 == 0 {
             self.poll();
         }
-        if self.nodes >= self.node_limit {
+        if self.nodes >= self.node_limit && self.root_depth > 1 {
             self.stop_all();
         }
     }
