@@ -332,3 +332,49 @@ fn single_reply_answers_at_once_and_movetime_is_kept() {
         "{e:?}"
     );
 }
+
+#[test]
+fn pondering_ignores_the_clock_until_ponderhit() {
+    let pos = Position::startpos();
+    let control = Control::default();
+    control.pondering.store(true, Ordering::Relaxed);
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(150)),
+        ..Default::default()
+    };
+    let mut searcher = Searcher::new(16, 1);
+    let start = Instant::now();
+    let (r, hit_at) = std::thread::scope(|s| {
+        let h = s.spawn(|| searcher.search(&pos, &limits, &control, &mut Silent));
+        std::thread::sleep(Duration::from_millis(400));
+        assert!(!h.is_finished(), "the ponder search obeyed the clock");
+        let hit_at = start.elapsed();
+        control.pondering.store(false, Ordering::Relaxed);
+        (h.join().expect("search thread"), hit_at)
+    });
+    let after_hit = start.elapsed() - hit_at;
+    assert!(
+        after_hit >= Duration::from_millis(100) && after_hit < Duration::from_millis(250),
+        "{after_hit:?}"
+    );
+    assert!(r.best.is_some_and(|m| pos.is_legal(m)));
+}
+
+#[test]
+fn clock_search_stays_within_its_share() {
+    let pos = fen("2bakabr1/9/2n3nc1/p3p1p2/2R6/3r2PR1/2P1P3P/N3C1N2/9/2BAKAB2 w - - 2 18");
+    let limits = Limits {
+        clock: Some(chariot::search::Clock {
+            remaining: Duration::from_millis(3000),
+            increment: Duration::from_millis(50),
+            moves_to_go: None,
+        }),
+        move_overhead: Duration::from_millis(10),
+        ..Default::default()
+    };
+    let mut searcher = Searcher::new(16, 1);
+    let t = Instant::now();
+    let r = searcher.search(&pos, &limits, &Control::default(), &mut Silent);
+    assert!(t.elapsed() < Duration::from_millis(1000), "{:?}", t.elapsed());
+    assert!(r.depth >= 3 && r.best.is_some());
+}
