@@ -500,3 +500,63 @@ fn outcome_subcommand_prints_the_verdict() {
     let (ok, _) = run(&["--fen", "not a fen"]);
     assert!(!ok);
 }
+
+// ---- cost of the in-tree check ------------------------------------------------------------
+
+/// A full-width walk that calls `repetition` at every node when `probe` is set (as a search
+/// would), returning the nodes visited and the repetitions found.
+fn walk(pos: &mut Position, depth: u32, probe: bool, found: &mut u64) -> u64 {
+    if probe && depth < 4 && rules::repetition(pos).is_some() {
+        *found += 1;
+        return 1;
+    }
+    if depth == 0 {
+        return 1;
+    }
+    let mut nodes = 1;
+    for mv in pos.legal_moves().iter() {
+        pos.make_move(mv);
+        nodes += walk(pos, depth - 1, probe, found);
+        pos.unmake_move();
+    }
+    nodes
+}
+
+/// `cargo test --release --test rules -- --ignored --nocapture repetition_cost`: nodes per
+/// second of a 4-ply full-width walk after 82 quiet plies of history, with and without the
+/// in-tree repetition probe at every node.
+#[test]
+#[ignore]
+fn repetition_cost() {
+    // 82 quiet plies: horses and rooks shuffle without capturing, so the probe scans
+    // about 40 keys at every node.
+    let mut pos = Position::startpos();
+    let shuffle = "b0c2 b9c7 h0g2 h9g7 a0b0 a9b9 i0h0 i9h9 b0a0 b9a9 h0i0 h9i9";
+    for _ in 0..5 {
+        for m in shuffle.split_whitespace() {
+            let mv = pos.parse_move(m).unwrap();
+            pos.make_move(mv);
+        }
+        for m in ["c2b0", "c7b9", "g2h0", "g7h9"] {
+            // undo the horse moves by moving them back so the shuffle can repeat
+            let mv = pos.parse_move(m).unwrap();
+            pos.make_move(mv);
+        }
+    }
+    // Two pawn steps: the root itself is new, the 80 plies before it are still scanned.
+    for m in ["c3c4", "c6c5"] {
+        let mv = pos.parse_move(m).unwrap();
+        pos.make_move(mv);
+    }
+    println!("history {} plies, rule60 {}", pos.history().len(), pos.rule60());
+    for probe in [false, true, false, true] {
+        let mut found = 0;
+        let start = std::time::Instant::now();
+        let nodes = walk(&mut pos, 4, probe, &mut found);
+        let secs = start.elapsed().as_secs_f64();
+        println!(
+            "probe {probe:5}: {nodes} nodes in {secs:.3} s = {:.2} M nodes/s, {found} repetitions found",
+            nodes as f64 / secs / 1e6
+        );
+    }
+}

@@ -26,23 +26,35 @@
 //!      and chases of one piece is a perpetual chase; Pikafish instead draws any cycle that
 //!      contains a check but is not a perpetual check);
 //!    - otherwise the game is drawn.
-//! 5. **Chase.** A move chases a piece when, after it, the mover attacks that piece in the
-//!    chase sense and did not before the move (the piece is followed as it moves, so "the same
-//!    piece" means the same piece, not the same point). The mover attacks a piece in the chase
-//!    sense when one of its rooks, horses, cannons, advisors or elephants (never its king or
-//!    pawns) could legally capture it — so a pinned piece counts only against the piece
-//!    pinning it — and the piece is not the king nor a pawn on its own side of the river, and
-//!    either it is worth more than the attacker (horse or cannon attacking a rook; advisor or
-//!    elephant attacking a rook, horse or cannon) or it is unprotected. Unprotected means
-//!    that after the capture is actually played its owner has no legal recapture: so a
-//!    cannon screened only by the capturing piece, a king that would face the other king, or
-//!    a recapture that would ignore a discovered check all give no protection. Two pieces of
-//!    the same kind attacking each other do not chase, unless the attacked one cannot legally
-//!    capture back.
+//! 5. **Chase.** The mover *threatens* a piece when one of its rooks, horses, cannons,
+//!    advisors or elephants (never its king or pawns) could legally capture it — so a pinned
+//!    piece threatens only the piece pinning it — and the piece is not the king nor a pawn on
+//!    its own side of the river, and either it is worth more than the attacker (horse or
+//!    cannon attacking a rook; advisor or elephant attacking a rook, horse or cannon) or it is
+//!    unprotected. Unprotected means that after the capture is actually played its owner has
+//!    no legal recapture: a cannon screened only by the capturing piece, a king that would
+//!    then face the other king, or a recapture that ignores a discovered check give no
+//!    protection. Two pieces of the same kind attacking each other do not threaten each
+//!    other, unless the attacked one cannot legally capture back.
+//!
+//!    A move *chases* a piece when after it the piece is threatened and before it was not,
+//!    and the change comes from the attack or from a pin: either one of its attackers did not
+//!    attack it before the move (a new or a discovered attack), or one of its defenders still
+//!    reaches it but may no longer legally take back (pinned, or the capture now uncovers a
+//!    check). A piece that only lost a defender's line or cannon screen while the same
+//!    attackers keep attacking it is not chased (Fairy-Stockfish's reading; its "D39" case).
+//!    Pieces are followed as they move: "the same piece" is the same piece, not the same point.
+//!
+//!    Known differences from pyffish (Fairy-Stockfish), which does not test the attacker's
+//!    legality: it counts attacks by pinned pieces on any target (the rule above does not),
+//!    and it misses a defender pinned by the facing kings only once the capturer has left
+//!    the file (upstream's own "mutual pins by flying generals" case, where it says draw and
+//!    we, like upstream's commented-out expectation, say the chasing side loses).
 //!
 //! In the search tree, [`repetition`] scores a position already seen once since the last
 //! capture (two-fold) by the same classification over the cycle from its latest earlier
-//! occurrence.
+//! occurrence. Both scans stop at a null move. The classification replays the cycle
+//! backwards on a stack copy of the board, so neither function allocates.
 
 mod cycle;
 
@@ -124,21 +136,20 @@ fn judge_cycle(pos: &Position, span: usize) -> CycleVerdict {
 #[inline]
 fn earlier_occurrence(pos: &Position, nth: u32) -> Option<usize> {
     let hist = pos.history();
-    let len = hist.len();
-    let end = (pos.rule60() as usize).min(len);
+    let end = (pos.rule60() as usize).min(hist.len());
     let key = pos.key();
     let mut count = 0;
-    let mut i = 0;
-    while i + 2 <= end {
+    // Pairs of plies from the newest back: in each pair `[older, newer]`, `older.key` is the
+    // position `distance` plies ago (same side to move as now).
+    for (n, pair) in hist[hist.len() - end..].rchunks_exact(2).enumerate() {
         // A null move breaks the chain: positions before it were not reached by play.
-        if hist[len - i - 1].mv.is_none() || hist[len - i - 2].mv.is_none() {
+        if pair[0].mv.is_none() | pair[1].mv.is_none() {
             return None;
         }
-        i += 2;
-        if i >= 4 && hist[len - i].key == key {
+        if pair[0].key == key {
             count += 1;
             if count == nth {
-                return Some(i);
+                return Some(2 * (n + 1));
             }
         }
     }
