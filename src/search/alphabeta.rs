@@ -860,14 +860,17 @@ impl<'a> Worker<'a> {
             let mut quiets = MoveList::new();
             self.pos.generate(GenKind::Quiets, &mut quiets);
             for mv in quiets.iter() {
-                if see(&self.pos, mv) < 0 {
-                    continue;
-                }
+                // Most quiet moves give no check: test that first, it is cheaper than SEE.
                 self.pos.make_move(mv);
                 if !self.pos.in_check() {
                     self.pos.unmake_move();
                     continue;
                 }
+                self.pos.unmake_move();
+                if see(&self.pos, mv) < 0 {
+                    continue;
+                }
+                self.pos.make_move(mv);
                 self.td.stack[ply].mv = Some(mv);
                 self.td.stack[ply].piece = self.pos.piece_at(mv.to());
                 self.count_node();
