@@ -3,6 +3,7 @@
 
 pub mod board;
 pub mod core;
+pub mod engine;
 pub mod eval;
 pub mod protocol;
 pub mod search;

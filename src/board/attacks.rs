@@ -131,7 +131,7 @@ const FILE_BITS: ([u64; 9], [u64; 9], [u32; 9]) = file_masks();
 
 /// The 10-bit occupancy of file `file`, rank 0 in bit 0.
 #[inline(always)]
-fn file_occupancy(occ: u128, file: usize) -> usize {
+pub fn file_occupancy(occ: u128, file: usize) -> usize {
     let lo = occ as u64;
     let hi = (occ >> 64) as u64;
     #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]

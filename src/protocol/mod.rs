@@ -1,57 +1,117 @@
 //! The engine protocols: UCI (Pikafish's xiangqi dialect) and UCCI (ElephantEye's).
 //!
-//! First version: a minimal synchronous loop; the protocol issue replaces it with the
-//! reader / controller / worker design.
+//! Three threads: a reader turns stdin lines into typed commands ([`command`]), the
+//! controller ([`crate::engine::Engine`], the main thread) owns the state and is the only
+//! writer to stdout, and a persistent worker runs the searches. [`uci`] and [`ucci`] format
+//! what the controller prints.
 
-use crate::board::Position;
-use crate::search::{Control, Limits, Searcher, Silent};
-use std::io::{self, BufRead, Write};
+pub mod command;
+pub mod ucci;
+pub mod uci;
 
-/// Runs the protocol loop on stdin/stdout until `quit` or end of input.
-pub fn run_stdio() -> anyhow::Result<()> {
-    let stdin = io::stdin();
-    let mut out = io::stdout();
-    let mut pos = Position::startpos();
-    let mut searcher = Searcher::new(16, 1);
-    for line in stdin.lock().lines() {
-        let line = line?;
-        let words: Vec<&str> = line.split_whitespace().collect();
-        match words.first().copied() {
-            None => {}
-            Some("uci") => writeln!(
-                out,
-                "id name Chariot {}\nid author the Chariot developers\nuciok",
-                env!("CARGO_PKG_VERSION")
-            )?,
-            Some("isready") => writeln!(out, "readyok")?,
-            Some("position") => {
-                if words.get(1) == Some(&"startpos") {
-                    pos = Position::startpos();
-                }
-                if let Some(i) = words.iter().position(|w| *w == "moves") {
-                    for m in &words[i + 1..] {
-                        match pos.parse_move(m) {
-                            Ok(mv) => pos.make_move(mv),
-                            Err(e) => writeln!(out, "info string error: {e}")?,
-                        }
+use command::{Command, CommandError, MAX_LINE};
+use crossbeam_channel::Sender;
+use std::io::{self, BufRead};
+
+/// What the reader hands the controller: a command or why the line is not one.
+pub type Input = Result<Command, CommandError>;
+
+/// The dialect in use: UCI unless `ucci` was received.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Uci,
+    Ucci,
+}
+
+/// Reads one line into `buf` (without its `\n`), keeping at most `cap` bytes and discarding
+/// the rest, so a huge line costs no memory. Returns the full length of the line, or `None`
+/// at end of input.
+pub fn read_line_capped(reader: &mut impl BufRead, buf: &mut Vec<u8>, cap: usize) -> io::Result<Option<usize>> {
+    buf.clear();
+    let mut total = 0usize;
+    let mut any = false;
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok(any.then_some(total));
+        }
+        any = true;
+        let (chunk, used, done) = match available.iter().position(|&b| b == b'\n') {
+            Some(i) => (&available[..i], i + 1, true),
+            None => (available, available.len(), false),
+        };
+        total = total.saturating_add(chunk.len());
+        let room = cap.saturating_sub(buf.len());
+        buf.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        reader.consume(used);
+        if done {
+            return Ok(Some(total));
+        }
+    }
+}
+
+/// The reader thread's body: parses every line of `input` and sends it on; sends `Quit` at
+/// end of input (or when input fails). Stops when the controller is gone.
+pub fn read_commands(mut input: impl BufRead, tx: Sender<Input>) {
+    let mut buf = Vec::with_capacity(4096);
+    loop {
+        match read_line_capped(&mut input, &mut buf, MAX_LINE + 1) {
+            Ok(Some(len)) => match command::parse_bytes(&buf, len) {
+                Ok(None) => {}
+                Ok(Some(cmd)) => {
+                    if tx.send(Ok(cmd)).is_err() {
+                        return;
                     }
                 }
-            }
-            Some("go") => {
-                let limits = Limits {
-                    depth: Some(3),
-                    ..Default::default()
-                };
-                let r = searcher.search(&pos, &limits, &Control::default(), &mut Silent);
-                match r.best {
-                    Some(m) => writeln!(out, "bestmove {m}")?,
-                    None => writeln!(out, "bestmove (none)")?,
+                Err(e) => {
+                    if tx.send(Err(e)).is_err() {
+                        return;
+                    }
                 }
+            },
+            Ok(None) | Err(_) => {
+                let _ = tx.send(Ok(Command::Quit));
+                return;
             }
-            Some("quit") => break,
-            Some(_) => writeln!(out, "info string error: unknown command '{line}'")?,
         }
-        out.flush()?;
+        // Keep the buffer small after a huge line.
+        if buf.capacity() > 64 * 1024 {
+            buf = Vec::with_capacity(4096);
+        }
     }
+}
+
+/// Runs the protocol on stdin/stdout until `quit` or end of input.
+pub fn run_stdio() -> anyhow::Result<()> {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || read_commands(io::stdin().lock(), tx))?;
+    let mut engine = crate::engine::Engine::new(io::stdout());
+    engine.run(&rx)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capped_reader_splits_lines_and_drops_overflow() {
+        let data = b"abc\r\n\nxxxxxxxxxx\nlast".to_vec();
+        let mut r = io::BufReader::with_capacity(3, &data[..]);
+        let mut buf = Vec::new();
+        assert_eq!(read_line_capped(&mut r, &mut buf, 100).ok(), Some(Some(4)));
+        assert_eq!(buf, b"abc\r");
+        assert_eq!(read_line_capped(&mut r, &mut buf, 100).ok(), Some(Some(0)));
+        assert_eq!(read_line_capped(&mut r, &mut buf, 4).ok(), Some(Some(10)));
+        assert_eq!(buf, b"xxxx");
+        assert_eq!(read_line_capped(&mut r, &mut buf, 100).ok(), Some(Some(4)));
+        assert_eq!(buf, b"last");
+        assert_eq!(read_line_capped(&mut r, &mut buf, 100).ok(), Some(None));
+    }
 }

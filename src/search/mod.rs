@@ -1,18 +1,39 @@
 //! The search: iterative deepening alpha-beta. It never prints; it reports through a
 //! [`Reporter`], so the protocol layer, bench, match and tests all drive the same code.
 //!
-//! This first version is a plain depth-limited negamax that exercises the interface.
+//! Layout: `alphabeta` (iterative deepening, PVS, quiescence, pruning, rules in the tree),
+//! `movepick` (staged move ordering and histories), `see` (static exchange evaluation),
+//! `tt` (the shared lock-free transposition table), `time` (soft and hard time limits),
+//! and this file: the public API and Lazy SMP (threads sharing the table).
 
+mod alphabeta;
+pub mod movepick;
+pub mod see;
+pub mod time;
+pub mod tt;
+
+use crate::board::rules::{repetition, RepetitionVerdict};
 use crate::board::Position;
 use crate::core::Move;
-use crate::eval;
-use std::sync::atomic::{AtomicBool, Ordering};
+use alphabeta::{Shared, ThreadData, Worker};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Score of a mate at the root; a mate in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 30_000;
 /// Scores beyond this (in absolute value) are mates.
 pub const MATE_BOUND: i32 = MATE - 1_000;
+/// A game won by a repetition rule (the opponent checked or chased perpetually), less the
+/// plies to reach it. Large, so the search prefers it to any material gain, yet below
+/// [`MATE_BOUND`], so it is reported as `cp` (about 28000) and never as a mate.
+pub const RULE_WIN: i32 = MATE_BOUND - 1_000;
+/// The deepest line the search follows.
+pub const MAX_PLY: usize = 128;
+/// Scores beyond this (in absolute value) are decisive: mates and rule wins. They are stored
+/// in the table relative to the node, not the root.
+pub const DECISIVE_BOUND: i32 = RULE_WIN - MAX_PLY as i32;
+/// Above any score.
+pub(crate) const INFINITY: i32 = MATE + 1;
 
 /// The side to move's clock, as the protocol layer hands it to the search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -55,6 +76,7 @@ pub struct Control {
 }
 
 impl Control {
+    /// Whether `stop` has been raised.
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
@@ -145,33 +167,58 @@ pub struct SearchResult {
 
 /// The searcher: owns the hash table and learned state across searches of one game.
 pub struct Searcher {
+    tt: tt::Tt,
     hash_mb: usize,
-    threads: usize,
-    nodes: u64,
+    threads: Vec<ThreadData>,
 }
 
 impl Searcher {
+    /// A searcher with a table of `hash_mb` megabytes and `threads` threads (at least one).
     pub fn new(hash_mb: usize, threads: usize) -> Searcher {
         Searcher {
+            tt: tt::Tt::new(hash_mb),
             hash_mb,
-            threads,
-            nodes: 0,
+            threads: (0..threads.max(1)).map(|_| ThreadData::new()).collect(),
         }
     }
 
-    /// Resizes the transposition table (clears it).
+    /// Resizes the transposition table (clears it). Allocates only when the size changes.
     pub fn set_hash(&mut self, mb: usize) {
-        self.hash_mb = mb;
+        if mb != self.hash_mb {
+            self.tt = tt::Tt::new(mb);
+            self.hash_mb = mb;
+        } else {
+            self.tt.clear();
+        }
     }
 
+    /// Sets the number of searching threads (at least one).
     pub fn set_threads(&mut self, threads: usize) {
-        self.threads = threads.max(1);
+        self.threads.resize_with(threads.max(1), ThreadData::new);
+    }
+
+    /// The number of searching threads.
+    pub fn threads(&self) -> usize {
+        self.threads.len()
+    }
+
+    /// Transposition table use, per mille.
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
     }
 
     /// Forgets everything learned: the next search behaves as in a fresh process.
-    pub fn clear(&mut self) {}
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for td in &mut self.threads {
+            td.clear();
+        }
+    }
 
-    /// Searches `pos` (its history is the game so far) within `limits`.
+    /// Searches `pos` (its history is the game so far) within `limits`, and returns when a
+    /// limit is reached or `control.stop` is raised. The best move is always a legal root
+    /// move allowed by `searchmoves` and `banmoves` when one exists (when those lists leave
+    /// nothing, every legal move is allowed).
     pub fn search(
         &mut self,
         pos: &Position,
@@ -179,98 +226,86 @@ impl Searcher {
         control: &Control,
         reporter: &mut dyn Reporter,
     ) -> SearchResult {
-        let _ = (self.hash_mb, self.threads);
         let start = Instant::now();
-        let mut pos = pos.clone();
-        let mut root = pos.legal_moves();
-        if !limits.searchmoves.is_empty() {
-            root.retain(|m| limits.searchmoves.contains(&m));
+        let root = root_moves(pos, limits);
+        if root.is_empty() {
+            return SearchResult {
+                best: None,
+                ponder: None,
+                score: -MATE,
+                depth: 0,
+                nodes: 0,
+            };
         }
-        root.retain(|m| !limits.banmoves.contains(&m));
-        let mut result = SearchResult {
-            best: root.iter().next(),
-            ..Default::default()
+        self.tt.new_search();
+        let shared = Shared {
+            tt: &self.tt,
+            control,
+            limits,
+            plan: time::TimePlan::new(limits),
+            start,
+            abort: AtomicBool::new(false),
+            nodes: (0..self.threads.len()).map(|_| AtomicU64::new(0)).collect(),
         };
-        let max_depth = limits.depth.unwrap_or(64).clamp(1, 64);
-        self.nodes = 0;
-        for depth in 1..=max_depth {
-            let mut best: Option<(Move, i32)> = None;
-            for mv in root.iter() {
-                pos.make_move(mv);
-                let v = -self.negamax(&mut pos, depth - 1, 1, -MATE, MATE, control);
-                pos.unmake_move();
-                if control.stopped() {
-                    break;
-                }
-                if best.is_none_or(|(_, b)| v > b) {
-                    best = Some((mv, v));
-                }
-            }
-            if control.stopped() {
-                break;
-            }
-            if let Some((mv, v)) = best {
-                result = SearchResult {
-                    best: Some(mv),
-                    ponder: None,
-                    score: v,
-                    depth,
-                    nodes: self.nodes,
-                };
-                reporter.info(&Info {
-                    depth,
-                    seldepth: depth,
-                    multipv: 1,
-                    score: Score::from_internal(v),
-                    bound: Bound::Exact,
-                    wdl: (0, 1000, 0),
-                    nodes: self.nodes,
-                    time: start.elapsed(),
-                    hashfull: 0,
-                    pv: vec![mv],
+        let (main_td, helpers) = self.threads.split_first_mut().expect("at least one thread");
+        let outcome = std::thread::scope(|scope| {
+            for (i, td) in helpers.iter_mut().enumerate() {
+                let shared = &shared;
+                let root = &root;
+                scope.spawn(move || {
+                    let mut w = Worker::new(shared, td, i + 1, pos, root);
+                    w.iterate(&mut Silent);
                 });
-            } else {
-                break;
             }
-            if let Some(t) = limits.movetime {
-                if start.elapsed() >= t / 2 {
-                    break;
-                }
+            let mut w = Worker::new(&shared, main_td, 0, pos, &root);
+            let outcome = w.iterate(reporter);
+            shared.abort.store(true, Ordering::Relaxed);
+            outcome
+        });
+        let best = outcome.best.or(root.first().copied());
+        let mut ponder = outcome.pv.get(1).copied();
+        if ponder.is_none() {
+            if let Some(b) = best {
+                let mut p = pos.clone();
+                p.make_move(b);
+                ponder = self.tt.probe(p.key()).and_then(|h| h.mv).filter(|&m| p.is_legal(m));
             }
         }
-        result.nodes = self.nodes;
-        result
+        SearchResult {
+            best,
+            ponder,
+            score: outcome.score,
+            depth: outcome.depth,
+            nodes: shared.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum(),
+        }
     }
+}
 
-    fn negamax(
-        &mut self,
-        pos: &mut Position,
-        depth: u32,
-        ply: i32,
-        mut alpha: i32,
-        beta: i32,
-        control: &Control,
-    ) -> i32 {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(1024) && control.stopped() {
-            return 0;
-        }
-        if depth == 0 {
-            return eval::evaluate(pos);
-        }
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return -MATE + ply;
-        }
-        for mv in moves.iter() {
-            pos.make_move(mv);
-            let v = -self.negamax(pos, depth - 1, ply + 1, -beta, -alpha, control);
-            pos.unmake_move();
-            if v >= beta {
-                return v;
-            }
-            alpha = alpha.max(v);
-        }
-        alpha
+/// The moves the root may play, best guess first: `searchmoves` and `banmoves` applied
+/// (ignored when they leave nothing), captures by exchange value first, and moves that
+/// lose at once by a repetition rule last, so that even a search stopped at once never
+/// plays one when another move exists.
+fn root_moves(pos: &Position, limits: &Limits) -> Vec<Move> {
+    let legal = pos.legal_moves();
+    let mut moves: Vec<Move> = legal
+        .iter()
+        .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))
+        .filter(|m| !limits.banmoves.contains(m))
+        .collect();
+    if moves.is_empty() {
+        moves = legal.iter().collect();
     }
+    let mut p = pos.clone();
+    let mut keyed: Vec<(i32, Move)> = moves
+        .into_iter()
+        .map(|m| {
+            let gain = see::see(&p, m);
+            p.make_move(m);
+            let loses = matches!(repetition(&p), Some(RepetitionVerdict::Win(c)) if c == p.side_to_move());
+            p.unmake_move();
+            (if loses { -100_000 } else { gain }, m)
+        })
+        .collect();
+    keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
+    keyed.into_iter().map(|(_, m)| m).collect()
 }

@@ -1,0 +1,43 @@
+//! Piece-square tables expanded at compile time from the half tables in [`PARAMS`]: one entry
+//! per colour, kind and square, so the evaluation does a single lookup per piece.
+
+use super::params::{s, HalfTable, PARAMS, S};
+
+/// Expands a half table (owner's view) to the 90 points of `color` (0 Red, 1 Black).
+const fn expand(half: &HalfTable, color: usize) -> [i32; 90] {
+    let mut out = [0i32; 90];
+    let mut sq = 0;
+    while sq < 90 {
+        let file = sq % 9;
+        let rank = sq / 9;
+        // The owner's relative rank: Red counts from rank 0, Black from rank 9.
+        let rel_rank = if color == 0 { rank } else { 9 - rank };
+        let col = if file <= 4 { file } else { 8 - file };
+        out[sq] = half[9 - rel_rank][col] as i32;
+        sq += 1;
+    }
+    out
+}
+
+const fn build() -> [[S; 90]; 14] {
+    let mut t = [[S::ZERO; 90]; 14];
+    let mut color = 0;
+    while color < 2 {
+        let mut kind = 0;
+        while kind < 7 {
+            let mg = expand(&PARAMS.pst_mg[kind], color);
+            let eg = expand(&PARAMS.pst_eg[kind], color);
+            let mut sq = 0;
+            while sq < 90 {
+                t[color * 7 + kind][sq] = s(mg[sq], eg[sq]);
+                sq += 1;
+            }
+            kind += 1;
+        }
+        color += 1;
+    }
+    t
+}
+
+/// `[piece index (color * 7 + kind)][square]` → positional value for that piece.
+pub static PST: [[S; 90]; 14] = build();

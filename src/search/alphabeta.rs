@@ -1,0 +1,926 @@
+//! The searching thread: iterative deepening with aspiration windows over a principal
+//! variation search (PVS) with quiescence, pruning, reductions and the game rules in the tree.
+
+use super::movepick::{Histories, MovePicker};
+use super::see::{captured_value, see};
+use super::time::TimePlan;
+use super::tt::{score_from_tt, score_to_tt, Tt, TtBound};
+use super::{
+    Bound, Control, Info, Limits, Reporter, Score, DECISIVE_BOUND, INFINITY, MATE, MATE_BOUND, MAX_PLY, RULE_WIN,
+};
+use crate::board::rules::{repetition, RepetitionVerdict};
+use crate::board::{GenKind, Position};
+use crate::core::{Move, MoveList, Piece, PieceKind};
+use crate::eval;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Per-ply state of the current line.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Frame {
+    killers: [Option<Move>; 2],
+    /// Static evaluation (meaningless when in check).
+    eval: i32,
+    /// The move made from this ply (None for a null move or none yet).
+    mv: Option<Move>,
+    /// The piece that made it.
+    piece: Option<Piece>,
+}
+
+/// What one searching thread keeps between searches: histories and scratch tables, all
+/// allocated once so that the search itself never allocates.
+pub(super) struct ThreadData {
+    pub(super) hist: Box<Histories>,
+    stack: Vec<Frame>,
+    pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pv_len: Vec<usize>,
+    lmr: Box<[[u8; 64]; 64]>,
+}
+
+impl ThreadData {
+    pub(super) fn new() -> ThreadData {
+        let mut lmr = Box::new([[0u8; 64]; 64]);
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 3.0) as u8;
+            }
+        }
+        ThreadData {
+            hist: Histories::boxed(),
+            stack: vec![Frame::default(); MAX_PLY + 4],
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
+            pv_len: vec![0; MAX_PLY + 2],
+            lmr,
+        }
+    }
+
+    /// Forgets what previous searches learned.
+    pub(super) fn clear(&mut self) {
+        self.hist.clear();
+        self.stack.iter_mut().for_each(|f| *f = Frame::default());
+    }
+}
+
+/// What all threads of one search share.
+pub(super) struct Shared<'a> {
+    pub(super) tt: &'a Tt,
+    pub(super) control: &'a Control,
+    pub(super) limits: &'a Limits,
+    pub(super) plan: TimePlan,
+    pub(super) start: Instant,
+    /// Set by the main thread when the search is over: helpers stop.
+    pub(super) abort: AtomicBool,
+    /// Node counts, one per thread, each written only by its thread.
+    pub(super) nodes: Vec<AtomicU64>,
+}
+
+impl Shared<'_> {
+    fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// A root move with what the last iterations found for it.
+#[derive(Clone, Debug)]
+pub(super) struct RootMove {
+    pub(super) mv: Move,
+    pub(super) score: i32,
+    pub(super) prev_score: i32,
+    pub(super) seldepth: usize,
+    pub(super) pv: Vec<Move>,
+}
+
+/// The final answer of a thread.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Outcome {
+    pub(super) best: Option<Move>,
+    pub(super) pv: Vec<Move>,
+    pub(super) score: i32,
+    pub(super) depth: u32,
+}
+
+/// One searching thread.
+pub(super) struct Worker<'a> {
+    sh: &'a Shared<'a>,
+    td: &'a mut ThreadData,
+    id: usize,
+    pos: Position,
+    nodes: u64,
+    node_limit: u64,
+    seldepth: usize,
+    root_moves: Vec<RootMove>,
+    pv_idx: usize,
+    root_depth: i32,
+    stopped: bool,
+    /// Start of the timed part of the search (moves to the moment of `ponderhit`).
+    time_base: Instant,
+    pondering: bool,
+    /// The move of the current iteration whose score is established (it raised alpha).
+    established: Option<usize>,
+}
+
+/// Largest and smallest score the static evaluation may return (below decisive scores).
+const EVAL_LIMIT: i32 = DECISIVE_BOUND - 1;
+
+impl<'a> Worker<'a> {
+    pub(super) fn new(
+        sh: &'a Shared<'a>,
+        td: &'a mut ThreadData,
+        id: usize,
+        pos: &Position,
+        root: &[Move],
+    ) -> Worker<'a> {
+        let mut pos = pos.clone();
+        // Grow the history vector once, now, so make_move never reallocates in the tree.
+        for _ in 0..MAX_PLY + 8 {
+            pos.make_null();
+        }
+        for _ in 0..MAX_PLY + 8 {
+            pos.unmake_null();
+        }
+        let root_moves = root
+            .iter()
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITY,
+                prev_score: -INFINITY,
+                seldepth: 0,
+                pv: Vec::with_capacity(MAX_PLY),
+            })
+            .collect();
+        let pondering = sh.control.pondering.load(Ordering::Relaxed);
+        Worker {
+            sh,
+            td,
+            id,
+            pos,
+            nodes: 0,
+            node_limit: if id == 0 && sh.nodes.len() == 1 {
+                sh.limits.nodes.unwrap_or(u64::MAX)
+            } else {
+                u64::MAX
+            },
+            seldepth: 0,
+            root_moves,
+            pv_idx: 0,
+            root_depth: 1,
+            stopped: false,
+            time_base: sh.start,
+            pondering,
+            established: None,
+        }
+    }
+
+    fn elapsed(&self) -> Duration {
+        self.sh.start.elapsed()
+    }
+
+    /// Whether the time limits apply now; notices `ponderhit` and restarts the clock then.
+    fn timed(&mut self) -> bool {
+        if self.pondering {
+            if self.sh.control.pondering.load(Ordering::Relaxed) {
+                return false;
+            }
+            self.pondering = false;
+            self.time_base = Instant::now();
+        }
+        true
+    }
+
+    /// Polls the stop flag, the node limit and the hard time limit (every 1024 nodes).
+    fn poll(&mut self) {
+        self.sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        if self.id == 0 && self.root_depth == 1 {
+            // The first iteration is tiny and always finishes, so that even a search stopped
+            // at once answers with a searched move and a real score.
+            return;
+        }
+        if self.sh.control.stopped() || self.sh.abort.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if self.id != 0 {
+            return;
+        }
+        if let Some(limit) = self.sh.limits.nodes {
+            if self.sh.total_nodes() >= limit {
+                self.stop_all();
+            }
+        }
+        if let Some(hard) = self.sh.plan.hard {
+            if self.timed() && self.time_base.elapsed() >= hard {
+                self.stop_all();
+            }
+        }
+    }
+
+    fn stop_all(&mut self) {
+        self.stopped = true;
+        self.sh.abort.store(true, Ordering::Relaxed);
+    }
+
+    #[inline(always)]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.poll();
+        }
+        if self.nodes >= self.node_limit && self.root_depth > 1 {
+            self.stop_all();
+        }
+    }
+
+    /// Iterative deepening. The main thread (`id` 0) reports and decides when to stop;
+    /// helpers search the same tree at staggered depths, sharing the table.
+    pub(super) fn iterate(&mut self, reporter: &mut dyn Reporter) -> Outcome {
+        let limits = self.sh.limits;
+        let max_depth = limits
+            .depth
+            .map_or(MAX_PLY as i32 - 8, |d| (d as i32).clamp(1, MAX_PLY as i32 - 8));
+        let multipv = limits.multipv.clamp(1, self.root_moves.len().max(1));
+        let mut completed = Outcome {
+            best: self.root_moves.first().map(|r| r.mv),
+            pv: self.root_moves.first().map(|r| vec![r.mv]).unwrap_or_default(),
+            score: -INFINITY,
+            depth: 0,
+        };
+        let mut instability = 0.0f64;
+        let mut prev_best = completed.best;
+        let mut prev_score = 0;
+        let mut depth = 1;
+        while depth <= max_depth {
+            // Helpers skip some depths so that threads spread over several iterations.
+            if self.id > 0 && depth > 1 && (depth + self.id as i32) % 3 == 0 {
+                depth += 1;
+                continue;
+            }
+            self.established = None;
+            self.root_depth = depth;
+            for rm in self.root_moves.iter_mut() {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                self.aspiration(depth, reporter);
+                if self.stopped {
+                    break;
+                }
+                self.root_moves[..=pv_idx].sort_by_key(|r| std::cmp::Reverse(r.score));
+            }
+            if self.stopped {
+                // Anytime: a move of the unfinished iteration only if its score is established.
+                if let Some(i) = self.established {
+                    let rm = &self.root_moves[i];
+                    completed = Outcome {
+                        best: Some(rm.mv),
+                        pv: rm.pv.clone(),
+                        score: rm.score,
+                        depth: completed.depth,
+                    };
+                }
+                break;
+            }
+            let best = &self.root_moves[0];
+            completed = Outcome {
+                best: Some(best.mv),
+                pv: best.pv.clone(),
+                score: best.score,
+                depth: depth as u32,
+            };
+            if self.id != 0 {
+                depth += 1;
+                continue;
+            }
+            self.report(depth, multipv, reporter);
+
+            // Decide whether another iteration is worthwhile.
+            let score = completed.score;
+            if let Some(n) = limits.mate {
+                if score > MATE - 2 * n as i32 {
+                    break;
+                }
+            }
+            let timed = self.timed();
+            let limited = !limits.infinite && (limits.movetime.is_some() || limits.clock.is_some());
+            if limited && timed {
+                if self.root_moves.len() == 1 {
+                    break;
+                }
+                if score.abs() >= MATE_BOUND && depth >= 2 * (MATE - score.abs()) + 2 {
+                    break;
+                }
+            }
+            instability = instability * 0.5 + if completed.best != prev_best { 1.0 } else { 0.0 };
+            if let (Some(soft), true) = (self.sh.plan.soft, timed) {
+                let mut scale = (0.7 + 0.4 * instability).min(2.0);
+                if depth > 4 && score < prev_score - 30 {
+                    scale *= 1.3;
+                }
+                // Stop when the next iteration is unlikely to finish inside the soft budget.
+                if self.time_base.elapsed().as_secs_f64() > soft.as_secs_f64() * scale * 0.55 {
+                    break;
+                }
+            }
+            prev_best = completed.best;
+            prev_score = score;
+            depth += 1;
+        }
+        self.sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        completed
+    }
+
+    /// One iteration's search of line `pv_idx`, widening the window until the score is inside.
+    fn aspiration(&mut self, depth: i32, reporter: &mut dyn Reporter) {
+        let prev = self.root_moves[self.pv_idx].prev_score;
+        let mut delta = 20;
+        let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < DECISIVE_BOUND && self.sh.limits.multipv <= 1 {
+            (prev - delta, prev + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let v = self.root_search(depth, alpha, beta);
+            let start = self.pv_idx;
+            self.root_moves[start..].sort_by(|a, b| b.score.cmp(&a.score).then(b.prev_score.cmp(&a.prev_score)));
+            if self.established.is_some() && start == 0 {
+                // The established move scored highest, so the sort put it first.
+                self.established = Some(0);
+            }
+            if self.stopped {
+                return;
+            }
+            let bound = if v <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (v - delta).max(-INFINITY);
+                Bound::Upper
+            } else if v >= beta {
+                beta = (v + delta).min(INFINITY);
+                Bound::Lower
+            } else {
+                return;
+            };
+            if self.id == 0 && self.elapsed() >= Duration::from_secs(1) {
+                let rm = &self.root_moves[start];
+                let info = self.info(depth, start, rm.score, bound, rm.pv.clone(), rm.seldepth);
+                reporter.info(&info);
+            }
+            delta += delta / 2 + 5;
+        }
+    }
+
+    fn info(&self, depth: i32, line: usize, score: i32, bound: Bound, pv: Vec<Move>, seldepth: usize) -> Info {
+        self.sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        Info {
+            depth: depth as u32,
+            seldepth: seldepth.max(depth as usize) as u32,
+            multipv: line + 1,
+            score: Score::from_internal(score),
+            bound,
+            wdl: wdl(score),
+            nodes: self.sh.total_nodes(),
+            time: self.elapsed(),
+            hashfull: self.sh.tt.hashfull(),
+            pv,
+        }
+    }
+
+    fn report(&self, depth: i32, multipv: usize, reporter: &mut dyn Reporter) {
+        for line in 0..multipv.min(self.root_moves.len()) {
+            let rm = &self.root_moves[line];
+            let info = self.info(depth, line, rm.score, Bound::Exact, rm.pv.clone(), rm.seldepth);
+            reporter.info(&info);
+        }
+    }
+
+    /// The root: every allowed move, PVS, recording each move's score and line.
+    fn root_search(&mut self, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        let mut best = -INFINITY;
+        let n = self.root_moves.len();
+        self.td.stack[0].killers = [None; 2];
+        for i in self.pv_idx..n {
+            let mv = self.root_moves[i].mv;
+            let capture = self.pos.is_capture(mv);
+            self.td.stack[0].mv = Some(mv);
+            self.td.stack[0].piece = self.pos.piece_at(mv.from());
+            self.pos.make_move(mv);
+            self.count_node();
+            let check = self.pos.in_check();
+            let new_depth = depth - 1 + check as i32;
+            let searched_first = i == self.pv_idx;
+            let mut v;
+            if searched_first {
+                v = -self.search::<true>(new_depth, -beta, -alpha, 1, false);
+            } else {
+                let r = if depth >= 3 && !capture && !check && i >= self.pv_idx + 3 {
+                    1 + (i >= self.pv_idx + 10) as i32
+                } else {
+                    0
+                };
+                v = -self.search::<false>(new_depth - r, -alpha - 1, -alpha, 1, true);
+                if v > alpha && r > 0 {
+                    v = -self.search::<false>(new_depth, -alpha - 1, -alpha, 1, true);
+                }
+                if v > alpha && v < beta {
+                    v = -self.search::<true>(new_depth, -beta, -alpha, 1, false);
+                }
+            }
+            self.pos.unmake_move();
+            if self.stopped {
+                break;
+            }
+            let seldepth = self.seldepth;
+            let rm = &mut self.root_moves[i];
+            if searched_first || v > alpha {
+                rm.score = v;
+                rm.seldepth = seldepth;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                let len = self.td.pv_len[1];
+                for k in 1..len {
+                    if let Some(m) = self.td.pv[1][k] {
+                        rm.pv.push(m);
+                    }
+                }
+                if v > alpha && self.pv_idx == 0 {
+                    self.established = Some(i);
+                }
+            } else {
+                rm.score = -INFINITY;
+            }
+            if v > best {
+                best = v;
+            }
+            if v > alpha {
+                alpha = v;
+                if v >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// The score a repetition verdict gives the side to move at `ply`.
+    fn rule_score(&self, verdict: RepetitionVerdict, ply: usize) -> i32 {
+        match verdict {
+            RepetitionVerdict::Draw => 0,
+            RepetitionVerdict::Win(c) if c == self.pos.side_to_move() => RULE_WIN - ply as i32,
+            RepetitionVerdict::Win(_) => -(RULE_WIN - ply as i32),
+        }
+    }
+
+    /// Scores of the game rules at an inner node: repetition and the 60-move rule.
+    #[inline]
+    fn rules(&self, ply: usize) -> Option<i32> {
+        if let Some(verdict) = repetition(&self.pos) {
+            return Some(self.rule_score(verdict, ply));
+        }
+        if self.pos.rule60() >= 120 {
+            // A draw, unless the side to move is mated (or has no move) right now.
+            return Some(if self.pos.has_legal_move() {
+                0
+            } else {
+                -MATE + ply as i32
+            });
+        }
+        None
+    }
+
+    fn static_eval(&self) -> i32 {
+        eval::evaluate(&self.pos).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    fn has_big_piece(&self) -> bool {
+        let c = self.pos.side_to_move();
+        (self.pos.pieces(c, PieceKind::Rook)
+            | self.pos.pieces(c, PieceKind::Horse)
+            | self.pos.pieces(c, PieceKind::Cannon))
+        .any()
+    }
+
+    #[inline]
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = self.td.pv_len[ply + 1].max(ply + 1);
+        self.td.pv[ply][ply] = Some(mv);
+        for k in ply + 1..child_len {
+            self.td.pv[ply][k] = self.td.pv[ply + 1][k];
+        }
+        self.td.pv_len[ply] = child_len;
+    }
+
+    /// Principal variation search below the root.
+    fn search<const PV: bool>(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, cut: bool) -> i32 {
+        if PV {
+            self.td.pv_len[ply] = ply;
+        }
+        if depth <= 0 {
+            return self.qsearch::<PV>(alpha, beta, ply, true);
+        }
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(v) = self.rules(ply) {
+            return v;
+        }
+        if ply >= MAX_PLY - 2 {
+            return self.static_eval();
+        }
+        // Mate distance pruning: no line from here beats a mate already found nearer the root.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let in_check = self.pos.in_check();
+        let key = self.pos.key();
+        let hit = self.sh.tt.probe(key);
+        let tt_move = hit.and_then(|h| h.mv).filter(|&m| self.pos.is_legal(m));
+        if let Some(h) = hit {
+            let s = score_from_tt(h.score, ply);
+            if !PV
+                && h.depth >= depth
+                && match h.bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => s >= beta,
+                    TtBound::Upper => s <= alpha,
+                }
+            {
+                return s;
+            }
+        }
+
+        let raw_eval = if in_check {
+            0
+        } else {
+            match hit {
+                Some(h) if h.eval.abs() < EVAL_LIMIT && h.eval != 0 => h.eval,
+                _ => self.static_eval(),
+            }
+        };
+        let eval = if in_check {
+            -INFINITY
+        } else {
+            let e = raw_eval;
+            // The stored score is a better estimate when its bound points the right way.
+            match hit {
+                Some(h) => {
+                    let s = score_from_tt(h.score, ply);
+                    if s.abs() < DECISIVE_BOUND
+                        && match h.bound {
+                            TtBound::Exact => true,
+                            TtBound::Lower => s > e,
+                            TtBound::Upper => s < e,
+                        }
+                    {
+                        s
+                    } else {
+                        e
+                    }
+                }
+                None => e,
+            }
+        };
+        self.td.stack[ply].eval = eval;
+        let improving = !in_check && ply >= 2 && eval > self.td.stack[ply - 2].eval;
+        self.td.stack[ply + 1].killers = [None; 2];
+
+        if !PV && !in_check {
+            // Reverse futility: far above beta with little depth left.
+            if depth <= 7 && eval - (80 * depth - 40 * improving as i32) >= beta && eval.abs() < DECISIVE_BOUND {
+                return eval;
+            }
+            // Razoring: far below alpha, see whether captures can save it.
+            if depth <= 3 && alpha.abs() < DECISIVE_BOUND && eval + 250 + 200 * depth < alpha {
+                let v = self.qsearch::<false>(alpha, alpha + 1, ply, false);
+                if v <= alpha {
+                    return v;
+                }
+            }
+            // Null move, never in check and never for a side with only advisors, elephants
+            // and pawns besides its king (zugzwang is real there).
+            if depth >= 3
+                && eval >= beta
+                && beta.abs() < DECISIVE_BOUND
+                && self.td.stack[ply - 1].mv.is_some()
+                && self.has_big_piece()
+            {
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                self.td.stack[ply].mv = None;
+                self.td.stack[ply].piece = None;
+                self.pos.make_null();
+                self.count_node();
+                let v = -self.search::<false>(depth - r, -beta, -beta + 1, ply + 1, !cut);
+                self.pos.unmake_null();
+                if self.stopped {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= DECISIVE_BOUND { beta } else { v };
+                }
+            }
+        }
+
+        // Internal iterative reduction: without a hash move this node is probably poorly ordered.
+        let depth = if tt_move.is_none() && depth >= 6 && (PV || cut) {
+            depth - 1
+        } else {
+            depth
+        };
+
+        let prev = if ply > 0 {
+            self.td.stack[ply - 1]
+        } else {
+            Frame::default()
+        };
+        let counter = match (prev.mv, prev.piece) {
+            (Some(m), Some(p)) => self.td.hist.counter[p.index()][m.to().index()],
+            _ => None,
+        };
+        let killers = self.td.stack[ply].killers;
+        let mut picker = MovePicker::new(&self.pos, tt_move, killers, counter);
+        let side = self.pos.side_to_move().index();
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let mut legal = 0;
+        let mut searched = 0usize;
+        let mut quiets = [None::<Move>; 64];
+        let mut nquiets = 0;
+        let orig_alpha = alpha;
+
+        while let Some(mv) = picker.next(&self.pos, &self.td.hist) {
+            legal += 1;
+            let capture = self.pos.is_capture(mv);
+            let is_killer = killers.contains(&Some(mv)) || Some(mv) == counter;
+            if best > -DECISIVE_BOUND && !in_check && ply > 0 {
+                if !capture {
+                    // Late-move pruning: enough quiet moves tried at low depth.
+                    if depth <= 6 && searched >= (3 + depth * depth) as usize / (2 - improving as usize) {
+                        picker.skip_quiets();
+                        continue;
+                    }
+                    // Futility: even a generous gain leaves the quiet moves below alpha.
+                    if depth <= 6 && alpha.abs() < DECISIVE_BOUND && eval + 120 + 100 * depth <= alpha && !is_killer {
+                        picker.skip_quiets();
+                        continue;
+                    }
+                    if depth <= 6 && see(&self.pos, mv) < -40 * depth * depth {
+                        continue;
+                    }
+                } else if depth <= 6 && see(&self.pos, mv) < -120 * depth {
+                    continue;
+                }
+            }
+
+            let hist_score = if capture { 0 } else { self.td.hist.score(side, mv) };
+            let bad_capture = capture && depth >= 3 && searched > 0 && see(&self.pos, mv) < 0;
+            self.td.stack[ply].mv = Some(mv);
+            self.td.stack[ply].piece = self.pos.piece_at(mv.from());
+            self.pos.make_move(mv);
+            self.count_node();
+            let gives_check = self.pos.in_check();
+            // Check extension, bounded so that long checking sequences cannot run away.
+            let ext = (gives_check && ply < 2 * self.root_depth as usize + 4) as i32;
+            let new_depth = depth - 1 + ext;
+            let mut v;
+            if searched == 0 {
+                v = -self.search::<PV>(new_depth, -beta, -alpha, ply + 1, !PV && !cut);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && searched > PV as usize && (!capture || bad_capture) {
+                    r = self.td.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
+                    r += !PV as i32 + cut as i32;
+                    r -= improving as i32 + gives_check as i32 + is_killer as i32;
+                    r -= hist_score / 6000;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                v = -self.search::<false>(new_depth - r, -alpha - 1, -alpha, ply + 1, true);
+                if v > alpha && r > 0 {
+                    v = -self.search::<false>(new_depth, -alpha - 1, -alpha, ply + 1, !cut);
+                }
+                if PV && v > alpha && v < beta {
+                    v = -self.search::<true>(new_depth, -beta, -alpha, ply + 1, false);
+                }
+            }
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(mv);
+                    if PV {
+                        self.update_pv(ply, mv);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+            if !capture && nquiets < quiets.len() {
+                quiets[nquiets] = Some(mv);
+                nquiets += 1;
+            }
+        }
+
+        if legal == 0 {
+            // No legal move: checkmate or stalemate, both lost in xiangqi.
+            return -MATE + ply as i32;
+        }
+
+        if let Some(bm) = best_move {
+            if best >= beta && !self.pos.is_capture(bm) {
+                let bonus = (depth * depth * 16).min(1600);
+                let f = &mut self.td.stack[ply];
+                if f.killers[0] != Some(bm) {
+                    f.killers[1] = f.killers[0];
+                    f.killers[0] = Some(bm);
+                }
+                self.td.hist.update(side, bm, bonus);
+                for q in quiets[..nquiets].iter().flatten() {
+                    if *q != bm {
+                        self.td.hist.update(side, *q, -bonus);
+                    }
+                }
+                if let (Some(m), Some(p)) = (prev.mv, prev.piece) {
+                    self.td.hist.counter[p.index()][m.to().index()] = Some(bm);
+                }
+            }
+        }
+
+        let bound = if best >= beta {
+            TtBound::Lower
+        } else if PV && best > orig_alpha {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        };
+        self.sh
+            .tt
+            .store(key, best_move, score_to_tt(best, ply), raw_eval, depth, bound);
+        best
+    }
+
+    /// Quiescence: captures (every evasion when in check) until the position is quiet.
+    fn qsearch<const PV: bool>(&mut self, mut alpha: i32, beta: i32, ply: usize, checks: bool) -> i32 {
+        if PV {
+            self.td.pv_len[ply] = ply;
+        }
+        if self.stopped {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(v) = self.rules(ply) {
+            return v;
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 2 {
+            return if in_check { 0 } else { self.static_eval() };
+        }
+        let key = self.pos.key();
+        let hit = self.sh.tt.probe(key);
+        if let Some(h) = hit {
+            let s = score_from_tt(h.score, ply);
+            if !PV
+                && match h.bound {
+                    TtBound::Exact => true,
+                    TtBound::Lower => s >= beta,
+                    TtBound::Upper => s <= alpha,
+                }
+            {
+                return s;
+            }
+        }
+        let tt_move = hit.and_then(|h| h.mv).filter(|&m| self.pos.is_legal(m));
+
+        let mut best;
+        let stand;
+        if in_check {
+            best = -MATE + ply as i32;
+            stand = -INFINITY;
+        } else {
+            stand = match hit {
+                Some(h) if h.eval != 0 && h.eval.abs() < EVAL_LIMIT => h.eval,
+                _ => self.static_eval(),
+            };
+            if stand >= beta {
+                return stand;
+            }
+            best = stand;
+            alpha = alpha.max(stand);
+        }
+        let orig_alpha = alpha;
+        let mut best_move = None;
+        let mut picker = MovePicker::new_qsearch(&self.pos, tt_move);
+        let mut legal = 0;
+        while let Some(mv) = picker.next(&self.pos, &self.td.hist) {
+            legal += 1;
+            if !in_check {
+                // Delta pruning: even winning this piece cannot lift the score to alpha.
+                if stand + captured_value(&self.pos, mv) + 150 <= alpha {
+                    continue;
+                }
+                if see(&self.pos, mv) < 0 {
+                    continue;
+                }
+            }
+            self.td.stack[ply].mv = Some(mv);
+            self.td.stack[ply].piece = self.pos.piece_at(mv.from());
+            self.pos.make_move(mv);
+            self.count_node();
+            let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, false);
+            self.pos.unmake_move();
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = Some(mv);
+                    if PV {
+                        self.update_pv(ply, mv);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        if in_check && legal == 0 {
+            return -MATE + ply as i32;
+        }
+        // At the horizon, quiet checks too: in xiangqi most mating attacks are checks.
+        if checks && !in_check && best < beta && !self.stopped {
+            let mut quiets = MoveList::new();
+            self.pos.generate(GenKind::Quiets, &mut quiets);
+            for mv in quiets.iter() {
+                if see(&self.pos, mv) < 0 {
+                    continue;
+                }
+                self.pos.make_move(mv);
+                if !self.pos.in_check() {
+                    self.pos.unmake_move();
+                    continue;
+                }
+                self.td.stack[ply].mv = Some(mv);
+                self.td.stack[ply].piece = self.pos.piece_at(mv.to());
+                self.count_node();
+                let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, false);
+                self.pos.unmake_move();
+                if self.stopped {
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    if v > alpha {
+                        best_move = Some(mv);
+                        if PV {
+                            self.update_pv(ply, mv);
+                        }
+                        if v >= beta {
+                            break;
+                        }
+                        alpha = v;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            TtBound::Lower
+        } else if PV && best > orig_alpha {
+            TtBound::Exact
+        } else {
+            TtBound::Upper
+        };
+        self.sh.tt.store(
+            key,
+            best_move,
+            score_to_tt(best, ply),
+            if in_check { 0 } else { stand },
+            0,
+            bound,
+        );
+        best
+    }
+}
+
+/// Win/draw/loss per mille for a score, from a logistic model of centipawns.
+pub(super) fn wdl(score: i32) -> (u32, u32, u32) {
+    if score >= DECISIVE_BOUND {
+        return (1000, 0, 0);
+    }
+    if score <= -DECISIVE_BOUND {
+        return (0, 0, 1000);
+    }
+    let s = score as f64;
+    let w = 1000.0 / (1.0 + ((250.0 - s) / 90.0).exp());
+    let l = 1000.0 / (1.0 + ((250.0 + s) / 90.0).exp());
+    let (w, l) = (w.round() as u32, l.round() as u32);
+    (w, 1000 - w - l, l)
+}

@@ -1,0 +1,272 @@
+//! Move ordering: a staged picker that hands out the hash move first, then captures that
+//! win material, the killer moves, the countermove, the other quiet moves by history, and
+//! the losing captures last. Generating moves in stages saves work when an early move
+//! already refutes the position.
+
+use super::see::{captured_value, see, SEE_VALUE};
+use crate::board::{GenKind, Position};
+use crate::core::{Move, MoveList, Piece, MAX_MOVES};
+
+/// History scores stay within this magnitude (the "gravity" update keeps them bounded).
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// What the search learns about quiet moves, kept across the searches of one game.
+pub struct Histories {
+    /// Butterfly history by side, from-point and to-point.
+    pub main: [[[i16; 90]; 90]; 2],
+    /// The quiet move that refuted a move, by the moving piece and its to-point.
+    pub counter: [[Option<Move>; 90]; Piece::COUNT],
+}
+
+impl Histories {
+    /// Empty tables, on the heap (they are large).
+    pub fn boxed() -> Box<Histories> {
+        Box::new(Histories {
+            main: [[[0; 90]; 90]; 2],
+            counter: [[None; 90]; Piece::COUNT],
+        })
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.main = [[[0; 90]; 90]; 2];
+        self.counter = [[None; 90]; Piece::COUNT];
+    }
+
+    /// Moves an entry toward `bonus`'s sign, the more slowly the closer it already is to the
+    /// limit: `h += bonus - h * |bonus| / MAX`.
+    #[inline]
+    pub fn update(&mut self, side: usize, mv: Move, bonus: i32) {
+        let h = &mut self.main[side][mv.from().index()][mv.to().index()];
+        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        let v = *h as i32 + b - *h as i32 * b.abs() / HISTORY_MAX;
+        *h = v.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
+    }
+
+    #[inline]
+    pub fn score(&self, side: usize, mv: Move) -> i32 {
+        self.main[side][mv.from().index()][mv.to().index()] as i32
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Stage {
+    TtMove,
+    GenCaptures,
+    GoodCaptures,
+    Killer1,
+    Killer2,
+    Counter,
+    GenQuiets,
+    Quiets,
+    BadCaptures,
+    GenEvasions,
+    Evasions,
+    QsGenCaptures,
+    QsCaptures,
+    Done,
+}
+
+/// Hands out the legal moves of one node in a good order, generating them lazily.
+pub struct MovePicker {
+    stage: Stage,
+    /// Quiescence: only captures follow the hash move.
+    qs: bool,
+    tt_move: Option<Move>,
+    killers: [Option<Move>; 2],
+    counter: Option<Move>,
+    list: MoveList,
+    scores: [i32; MAX_MOVES],
+    cur: usize,
+    bad: MoveList,
+    bad_cur: usize,
+    skip_quiets: bool,
+}
+
+impl MovePicker {
+    /// A picker for a main-search node. `tt_move` must already be validated as legal.
+    pub fn new(pos: &Position, tt_move: Option<Move>, killers: [Option<Move>; 2], counter: Option<Move>) -> MovePicker {
+        let stage = if pos.in_check() {
+            Stage::GenEvasions
+        } else if tt_move.is_some() {
+            Stage::TtMove
+        } else {
+            Stage::GenCaptures
+        };
+        MovePicker {
+            stage,
+            qs: false,
+            tt_move,
+            killers,
+            counter,
+            list: MoveList::new(),
+            scores: [0; MAX_MOVES],
+            cur: 0,
+            bad: MoveList::new(),
+            bad_cur: 0,
+            skip_quiets: false,
+        }
+    }
+
+    /// A picker for quiescence: every evasion in check, otherwise the captures.
+    pub fn new_qsearch(pos: &Position, tt_move: Option<Move>) -> MovePicker {
+        let in_check = pos.in_check();
+        let tt_move = tt_move.filter(|&m| in_check || pos.is_capture(m));
+        let mut p = MovePicker::new(pos, tt_move, [None; 2], None);
+        p.qs = true;
+        if !in_check && tt_move.is_none() {
+            p.stage = Stage::QsGenCaptures;
+        }
+        p
+    }
+
+    /// From now on, quiet moves are not handed out (late-move and futility pruning).
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
+    }
+
+    /// The next move, or `None` when all are done.
+    pub fn next(&mut self, pos: &Position, hist: &Histories) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = if self.qs {
+                        Stage::QsGenCaptures
+                    } else {
+                        Stage::GenCaptures
+                    };
+                    if let Some(m) = self.tt_move {
+                        return Some(m);
+                    }
+                }
+                Stage::GenCaptures | Stage::QsGenCaptures => {
+                    self.list.clear();
+                    pos.generate(GenKind::Captures, &mut self.list);
+                    for i in 0..self.list.len() {
+                        let m = self.list.get(i);
+                        // MVV-LVA: the victim's value dominates, the cheaper attacker first.
+                        let attacker = pos.piece_at(m.from()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
+                        self.scores[i] = captured_value(pos, m) * 16 - attacker / 16;
+                    }
+                    self.cur = 0;
+                    self.stage = if self.stage == Stage::GenCaptures {
+                        Stage::GoodCaptures
+                    } else {
+                        Stage::QsCaptures
+                    };
+                }
+                Stage::GoodCaptures => {
+                    while let Some(m) = self.pick_best() {
+                        if Some(m) == self.tt_move {
+                            continue;
+                        }
+                        if see(pos, m) < 0 {
+                            self.bad.push(m);
+                            continue;
+                        }
+                        return Some(m);
+                    }
+                    self.stage = Stage::Killer1;
+                }
+                Stage::Killer1 | Stage::Killer2 | Stage::Counter => {
+                    let m = match self.stage {
+                        Stage::Killer1 => self.killers[0],
+                        Stage::Killer2 => self.killers[1],
+                        _ => self.counter.filter(|c| !self.killers.contains(&Some(*c))),
+                    };
+                    self.stage = match self.stage {
+                        Stage::Killer1 => Stage::Killer2,
+                        Stage::Killer2 => Stage::Counter,
+                        _ => Stage::GenQuiets,
+                    };
+                    if self.skip_quiets {
+                        continue;
+                    }
+                    if let Some(m) = m {
+                        if Some(m) != self.tt_move && !pos.is_capture(m) && pos.is_legal(m) {
+                            return Some(m);
+                        }
+                    }
+                }
+                Stage::GenQuiets => {
+                    self.stage = Stage::Quiets;
+                    self.list.clear();
+                    self.cur = 0;
+                    if self.skip_quiets {
+                        continue;
+                    }
+                    pos.generate(GenKind::Quiets, &mut self.list);
+                    let side = pos.side_to_move().index();
+                    for i in 0..self.list.len() {
+                        self.scores[i] = hist.score(side, self.list.get(i));
+                    }
+                }
+                Stage::Quiets => {
+                    if !self.skip_quiets {
+                        while let Some(m) = self.pick_best() {
+                            if Some(m) == self.tt_move || self.killers.contains(&Some(m)) || Some(m) == self.counter {
+                                continue;
+                            }
+                            return Some(m);
+                        }
+                    }
+                    self.stage = Stage::BadCaptures;
+                }
+                Stage::BadCaptures => {
+                    if self.bad_cur < self.bad.len() {
+                        self.bad_cur += 1;
+                        return Some(self.bad.get(self.bad_cur - 1));
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::GenEvasions => {
+                    self.list.clear();
+                    pos.generate(GenKind::All, &mut self.list);
+                    let side = pos.side_to_move().index();
+                    for i in 0..self.list.len() {
+                        let m = self.list.get(i);
+                        self.scores[i] = if Some(m) == self.tt_move {
+                            i32::MAX
+                        } else if pos.is_capture(m) {
+                            1_000_000 + captured_value(pos, m) * 16
+                                - pos.piece_at(m.from()).map_or(0, |p| SEE_VALUE[p.kind().index()]) / 16
+                        } else {
+                            hist.score(side, m)
+                        };
+                    }
+                    self.cur = 0;
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions | Stage::QsCaptures => {
+                    while let Some(m) = self.pick_best() {
+                        if self.stage == Stage::QsCaptures && Some(m) == self.tt_move {
+                            continue;
+                        }
+                        return Some(m);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+
+    /// Selection sort step: the best-scored remaining move of `list`.
+    #[inline]
+    fn pick_best(&mut self) -> Option<Move> {
+        let n = self.list.len();
+        if self.cur >= n {
+            return None;
+        }
+        let mut best = self.cur;
+        for i in self.cur + 1..n {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.list.swap(self.cur, best);
+        self.scores.swap(self.cur, best);
+        self.cur += 1;
+        Some(self.list.get(self.cur - 1))
+    }
+}

@@ -1,0 +1,159 @@
+//! PGN output for xiangqi games: the usual seven tags plus `[Game "Chinese Chess"]`,
+//! `[Variant "xiangqi"]`, `[FEN]`, `[Termination]`; ICCS coordinate moves (`h2e2`);
+//! `{book}` on opening moves and `{score/depth time}` comments where the engine reported them.
+
+use super::engine::Score;
+use super::game::GameRecord;
+use crate::core::Color;
+use std::fmt::Write;
+
+/// Values inside tags may not hold `"` or `\`.
+fn tag_value(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// The PGN text of one game (ends with a blank line).
+pub fn write_game(rec: &GameRecord, round: usize, date: &str, event: &str) -> String {
+    let mut out = String::new();
+    let tags = [
+        ("Event", event.to_string()),
+        ("Site", "chariot match".to_string()),
+        ("Date", date.to_string()),
+        ("Round", round.to_string()),
+        ("Red", rec.red.clone()),
+        ("Black", rec.black.clone()),
+        ("Result", rec.result.pgn().to_string()),
+        ("Game", "Chinese Chess".to_string()),
+        ("Variant", "xiangqi".to_string()),
+        ("FEN", rec.opening.fen.clone()),
+        ("Termination", rec.termination.pgn().to_string()),
+        ("PlyCount", (rec.opening.moves.len() + rec.moves.len()).to_string()),
+    ];
+    for (k, v) in tags {
+        let _ = writeln!(out, "[{k} \"{}\"]", tag_value(&v));
+    }
+    out.push('\n');
+
+    // Movetext: numbers follow the FEN's side to move and move number.
+    let pos = crate::board::Position::from_fen(&rec.opening.fen).ok();
+    let mut side = pos.as_ref().map(|p| p.side_to_move()).unwrap_or(Color::Red);
+    let mut number = pos.as_ref().map(|p| p.fullmove()).unwrap_or(1).max(1);
+    let mut tokens: Vec<String> = Vec::new();
+    let mut first = true;
+    let moves = rec
+        .opening
+        .moves
+        .iter()
+        .map(|&m| (m, Some("book".to_string())))
+        .chain(rec.moves.iter().map(|p| (p.mv, comment(p))));
+    for (mv, note) in moves {
+        if side == Color::Red {
+            tokens.push(format!("{number}."));
+        } else if first {
+            tokens.push(format!("{number}..."));
+        }
+        tokens.push(mv.to_string());
+        if let Some(n) = note {
+            tokens.push(format!("{{{n}}}"));
+        }
+        if side == Color::Black {
+            number += 1;
+        }
+        side = !side;
+        first = false;
+    }
+    tokens.push(format!("{{{}}}", rec.reason.replace(['{', '}'], "")));
+    tokens.push(rec.result.pgn().to_string());
+
+    // Wrap at 80 columns.
+    let mut line = String::new();
+    for t in tokens {
+        if !line.is_empty() && line.len() + 1 + t.len() > 80 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&t);
+    }
+    out.push_str(&line);
+    out.push_str("\n\n");
+    out
+}
+
+/// `+0.35/12 0.84s` style comment from what the engine said and the measured time.
+fn comment(p: &super::game::PlayedMove) -> Option<String> {
+    let t = &p.thought;
+    let mut parts = Vec::new();
+    if let Some(score) = t.score {
+        let s = match score {
+            Score::Cp(c) => format!("{:+.2}", c as f64 / 100.0),
+            Score::Mate(m) if m > 0 => format!("+M{m}"),
+            Score::Mate(m) => format!("-M{}", -m),
+        };
+        match t.depth {
+            Some(d) => parts.push(format!("{s}/{d}")),
+            None => parts.push(s),
+        }
+    } else if let Some(d) = t.depth {
+        parts.push(format!("d{d}"));
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    parts.push(format!("{:.3}s", p.elapsed_ms as f64 / 1000.0));
+    Some(parts.join(" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Move;
+    use crate::tools::matches::engine::Thought;
+    use crate::tools::matches::game::{GameResult, PlayedMove, Termination};
+    use crate::tools::matches::openings::parse_line;
+
+    #[test]
+    fn pgn_text() {
+        let opening = parse_line("startpos moves h2e2", 1).unwrap().unwrap();
+        let rec = GameRecord {
+            red: "new".into(),
+            black: "o\"ld".into(),
+            opening,
+            moves: vec![
+                PlayedMove {
+                    mv: Move::parse("h9g7").unwrap(),
+                    thought: Thought {
+                        score: Some(Score::Cp(-35)),
+                        depth: Some(7),
+                        time_ms: None,
+                        nodes: None,
+                    },
+                    elapsed_ms: 120,
+                },
+                PlayedMove {
+                    mv: Move::parse("h0g2").unwrap(),
+                    thought: Thought::default(),
+                    elapsed_ms: 5,
+                },
+            ],
+            result: GameResult::BlackWins,
+            termination: Termination::TimeForfeit,
+            reason: "Black wins (Red lost on time)".into(),
+            faulty: Some(Color::Red),
+        };
+        let text = write_game(&rec, 3, "2026.11.29", "test");
+        assert!(text.contains("[Game \"Chinese Chess\"]"));
+        assert!(text.contains("[Variant \"xiangqi\"]"));
+        assert!(text.contains("[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\"]"));
+        assert!(text.contains("[Black \"o\\\"ld\"]"));
+        assert!(text.contains("[Result \"0-1\"]"));
+        assert!(text.contains("[Termination \"time forfeit\"]"));
+        assert!(
+            text.contains("1. h2e2 {book} h9g7 {-0.35/7 0.120s} 2. h0g2 {Black wins (Red lost on time)} 0-1"),
+            "{text}"
+        );
+    }
+}

@@ -1,0 +1,293 @@
+//! `chariot match` end to end: the real binary against itself and against the deliberately
+//! broken test engine (`src/bin/broken-engine.rs`), checking totals, loss reasons and errors.
+
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const CHARIOT: &str = env!("CARGO_BIN_EXE_chariot");
+const BROKEN: &str = env!("CARGO_BIN_EXE_broken-engine");
+
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("chariot-match-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn run(args: &[&str]) -> (Output, String, String) {
+    let out = Command::new(CHARIOT).arg("match").args(args).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!stderr.contains("panicked"), "panic: {stderr}");
+    (out, stdout, stderr)
+}
+
+fn engine(cmd: &str, name: &str) -> [String; 3] {
+    ["--engine".into(), format!("cmd={cmd}"), format!("name={name}")]
+}
+
+fn args_of(parts: &[&[String]], rest: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = parts.iter().flat_map(|p| p.iter().cloned()).collect();
+    v.extend(rest.iter().map(|s| s.to_string()));
+    v
+}
+
+/// (W, D, L) from the `W/D/L:` line.
+fn wdl(stdout: &str) -> (u32, u32, u32) {
+    let line = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("W/D/L:"))
+        .expect("no W/D/L line");
+    let n: Vec<u32> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect();
+    (n[0], n[1], n[2])
+}
+
+fn penta(stdout: &str) -> Vec<u32> {
+    let line = stdout
+        .lines()
+        .find(|l| l.contains("Pentanomial"))
+        .expect("no pentanomial line");
+    let inside = &line[line.rfind('[').unwrap() + 1..line.rfind(']').unwrap()];
+    inside.split(',').map(|s| s.trim().parse().unwrap()).collect()
+}
+
+fn game_lines(stdout: &str) -> Vec<&str> {
+    stdout.lines().filter(|l| l.starts_with("Game ")).collect()
+}
+
+fn run_v(v: &[String]) -> (Output, String, String) {
+    let refs: Vec<&str> = v.iter().map(String::as_str).collect();
+    run(&refs)
+}
+
+#[test]
+fn chariot_against_itself_totals() {
+    let openings = temp_file(
+        "self.txt",
+        "startpos moves h2e2 h9g7\n# a comment\n\nstartpos moves b2e2\nstartpos moves c3c4 c6c5\n",
+    );
+    let pgn = temp_file("self.pgn", "");
+    let v = args_of(
+        &[&engine(CHARIOT, "new"), &engine(CHARIOT, "old")],
+        &[
+            "--tc",
+            "depth=1",
+            "--max-plies",
+            "12",
+            "--openings",
+            openings.to_str().unwrap(),
+            "--rounds",
+            "2",
+            "--concurrency",
+            "2",
+            "--seed",
+            "7",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ],
+    );
+    let (out, stdout, stderr) = run_v(&v);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("seed 7"), "{stdout}");
+    // 3 openings × 2 colours × 2 rounds.
+    assert!(stdout.contains("12 games"), "{stdout}");
+    assert_eq!(game_lines(&stdout).len(), 12, "{stdout}");
+    let (w, d, l) = wdl(&stdout);
+    assert_eq!(w + d + l, 12);
+    assert_eq!(penta(&stdout).iter().sum::<u32>(), 6);
+    for g in game_lines(&stdout) {
+        assert!(!g.contains("illegal") && !g.contains("time"), "unexpected fault: {g}");
+    }
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Game \"Chinese Chess\"]").count(), 12);
+    assert_eq!(text.matches("[Variant \"xiangqi\"]").count(), 12);
+    assert_eq!(text.matches("[Red \"new\"]").count(), 6);
+    assert_eq!(text.matches("[Black \"new\"]").count(), 6);
+    assert!(text.contains("1. h2e2 {book} h9g7 {book}"), "{text}");
+}
+
+/// Plays `games` games of the good test engine against a faulty one and checks the faulty one
+/// lost each, with the reason.
+fn faulty(mode: &[&str], tc: &str, games: usize, reason: &str) {
+    let bad_cmd = format!("{BROKEN} {}", mode.join(" "));
+    let v = args_of(
+        &[&engine(&format!("{BROKEN} good"), "good"), &engine(&bad_cmd, "bad")],
+        &[
+            "--tc",
+            tc,
+            "--margin",
+            "50",
+            "--move-timeout",
+            "1",
+            "--rounds",
+            &(games / 2).to_string(),
+            "--seed",
+            "1",
+        ],
+    );
+    let (out, stdout, stderr) = run_v(&v);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert_eq!(wdl(&stdout), (games as u32, 0, 0), "{stdout}");
+    let lines = game_lines(&stdout);
+    assert_eq!(lines.len(), games);
+    for g in lines {
+        assert!(g.contains(reason), "expected '{reason}' in: {g}");
+    }
+}
+
+#[test]
+fn illegal_move_loses() {
+    faulty(&["illegal", "1"], "depth=1", 2, "played illegal move");
+}
+
+#[test]
+fn clock_overrun_loses_on_time() {
+    faulty(&["overrun", "1"], "0.3+0", 2, "lost on time");
+}
+
+#[test]
+fn movetime_overrun_loses_on_time() {
+    faulty(&["overrun"], "movetime=50", 2, "lost on time");
+}
+
+#[test]
+fn silence_under_depth_loses() {
+    faulty(&["overrun"], "depth=2", 2, "did not answer within 1 s");
+}
+
+#[test]
+fn exit_mid_game_loses_and_is_restarted() {
+    // Four games: the engine dies in each, so it must be restarted three times.
+    faulty(&["exit", "2"], "nodes=100", 4, "crashed or exited");
+}
+
+#[test]
+fn ucci_engine_is_detected() {
+    let v = args_of(
+        &[
+            &engine(&format!("{BROKEN} good-ucci"), "eye"),
+            &engine(&format!("{BROKEN} good"), "uci-one"),
+        ],
+        &["--tc", "2+0.1", "--max-plies", "10", "--handshake-timeout", "2"],
+    );
+    let (out, stdout, stderr) = run_v(&v);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("(ucci)") && stdout.contains("(uci)"), "{stdout}");
+    assert_eq!(wdl(&stdout), (0, 2, 0), "{stdout}");
+    assert!(stdout.contains("10 plies"), "{stdout}");
+}
+
+#[test]
+fn sprt_stops_when_decided() {
+    let v = args_of(
+        &[
+            &engine(&format!("{BROKEN} good"), "good"),
+            &engine(&format!("{BROKEN} illegal"), "bad"),
+        ],
+        &["--tc", "depth=1", "--rounds", "500", "--sprt", "elo0=0", "elo1=10"],
+    );
+    let (out, stdout, stderr) = run_v(&v);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    let (w, d, l) = wdl(&stdout);
+    assert!(w > 0 && d == 0 && l == 0);
+    assert!(w < 1000, "did not stop early: {w} games");
+}
+
+#[test]
+fn handshake_failure_is_a_clear_error() {
+    let v = args_of(
+        &[
+            &engine(&format!("{BROKEN} silent"), "mute"),
+            &engine(&format!("{BROKEN} good"), "good"),
+        ],
+        &["--handshake-timeout", "0.5"],
+    );
+    let t = Instant::now();
+    let (out, _, stderr) = run_v(&v);
+    assert!(!out.status.success());
+    assert!(stderr.contains("engine 'mute' did not answer"), "{stderr}");
+    assert!(t.elapsed() < Duration::from_secs(5));
+    let v = args_of(
+        &[
+            &engine(&format!("{BROKEN} silent"), "mute"),
+            &engine(&format!("{BROKEN} good"), "good"),
+        ],
+        &["--handshake-timeout", "0.3", "--engine"],
+    );
+    let (out, _, _) = run_v(&v);
+    assert!(!out.status.success());
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    let good = engine(&format!("{BROKEN} good"), "good");
+    let (out, _, stderr) = run_v(&args_of(&[&good, &engine("/no/such/engine", "ghost")], &[]));
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("engine 'ghost': cannot start '/no/such/engine'"),
+        "{stderr}"
+    );
+
+    let openings = temp_file("bad.txt", "startpos\nstartpos moves h2e2 h2e3\n");
+    let (out, _, stderr) = run_v(&args_of(&[&good, &good], &["--openings", openings.to_str().unwrap()]));
+    assert!(!out.status.success());
+    assert!(stderr.contains("line 2: move 2 'h2e3'"), "{stderr}");
+
+    let openings = temp_file("badfen.txt", "# x\nrnbakabnr/9/9 w\n");
+    let (out, _, stderr) = run_v(&args_of(&[&good, &good], &["--openings", openings.to_str().unwrap()]));
+    assert!(!out.status.success());
+    assert!(stderr.contains("line 2: bad FEN"), "{stderr}");
+
+    for tc in ["10+x", "fast", "depth=0", "movetime=-5"] {
+        let (out, _, stderr) = run_v(&args_of(&[&good, &good], &["--tc", tc]));
+        assert!(!out.status.success());
+        assert!(stderr.contains("bad time control"), "{tc}: {stderr}");
+    }
+    let (out, _, stderr) = run_v(&args_of(&[&good], &[]));
+    assert!(!out.status.success());
+    assert!(stderr.contains("exactly two --engine"), "{stderr}");
+    let (out, _, stderr) = run(&["--engine", "name=x", "--engine", "cmd=y"]);
+    assert!(!out.status.success());
+    assert!(stderr.contains("needs cmd="), "{stderr}");
+    let (out, _, stderr) = run_v(&args_of(&[&good, &good], &["--sprt", "elo0=5", "elo1=0"]));
+    assert!(!out.status.success());
+    assert!(stderr.contains("elo0 < elo1"), "{stderr}");
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_prints_results_so_far() {
+    let child = Command::new(CHARIOT)
+        .arg("match")
+        .args(args_of(
+            &[
+                &engine(&format!("{BROKEN} good"), "a"),
+                &engine(&format!("{BROKEN} good"), "b"),
+            ],
+            &["--tc", "movetime=10", "--rounds", "100000", "--max-plies", "20"],
+        ))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("Interrupted"), "{stdout}");
+    let (w, d, l) = wdl(&stdout);
+    assert!(d > 0 && w == 0 && l == 0, "{stdout}");
+    assert_eq!(game_lines(&stdout).len() as u32, d);
+}
