@@ -520,9 +520,14 @@ pub fn run_match(cfg: &MatchConfig, interrupted: &AtomicBool, out: &mut dyn Writ
                         rec.reason,
                         rec.moves.len()
                     )?;
+                    // With an SPRT the running LLR follows, so a long test shows its progress.
+                    let llr = cfg.sprt.as_ref().map_or(String::new(), |s| {
+                        let (lo, hi) = s.bounds();
+                        format!(" LLR {:.2} [{lo:.2}, {hi:.2}]", s.llr(&tally.penta))
+                    });
                     writeln!(
                         out,
-                        "Score of {} vs {}: {} - {} - {} [{:.3}] {}",
+                        "Score of {} vs {}: {} - {} - {} [{:.3}] {}{llr}",
                         cfg.engines[0].name,
                         cfg.engines[1].name,
                         tally.wins,
