@@ -24,6 +24,8 @@ enum Command {
     Match(tools::matches::MatchArgs),
     /// Print the game-end verdict of a position and moves.
     Outcome(tools::outcome::OutcomeArgs),
+    /// Tune the evaluation weights on game results (Texel's method) and print them as Rust source.
+    Tune(tools::tune::TuneArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -34,5 +36,6 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Bench(a)) => tools::bench::run(&a),
         Some(Command::Match(a)) => tools::matches::run(&a),
         Some(Command::Outcome(a)) => tools::outcome::run(&a),
+        Some(Command::Tune(a)) => tools::tune::run(&a),
     }
 }

@@ -9,17 +9,18 @@
 //!
 //! The hot path ([`evaluate`]) allocates nothing: it walks the piece bitboards once, with the
 //! piece-square tables expanded at compile time. [`trace`] runs the very same code and prints it.
+//! [`Weights`] runs it too, with weights chosen at run time (for the tuner).
 
 mod lines;
 mod params;
 mod pst;
 
-pub use params::{s, HalfTable, Params, MAX_PHASE, PARAMS, S};
+pub use params::{s, HalfTable, ParamId, Params, MAX_PHASE, PARAMS, S};
 
 use crate::board::{attacks, Position};
 use crate::core::{Bitboard, Color, PieceKind, Square};
 use lines::{file_bits, rank_bits, RANK_MASK};
-use pst::PST;
+use pst::{PstTable, PST};
 use std::fmt::Write as _;
 
 /// Scores are kept this far inside the search's mate range.
@@ -197,14 +198,43 @@ fn pawn_guard(color: Color, pawns: Bitboard) -> Bitboard {
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
     let mut terms = [[S::ZERO; 2]; Term::COUNT];
-    let phase = compute(pos, &PARAMS, &mut terms);
+    let phase = compute(pos, &PARAMS, &PST, &mut terms);
     finish(pos, &PARAMS, &terms, phase).3
+}
+
+/// The evaluation with weights other than [`PARAMS`], for tuning. [`evaluate`] keeps its
+/// compile-time tables; this one expands the piece-square tables of its own weights once.
+#[derive(Clone)]
+pub struct Weights {
+    params: Params,
+    pst: Box<PstTable>,
+}
+
+impl Weights {
+    /// Takes `params` and expands its piece-square tables.
+    pub fn new(params: Params) -> Weights {
+        let pst = Box::new(pst::build(&params));
+        Weights { params, pst }
+    }
+
+    /// The weights in use.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// Like [`evaluate`], with these weights: the side to move's view, in centipawns.
+    #[inline]
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let mut terms = [[S::ZERO; 2]; Term::COUNT];
+        let phase = compute(pos, &self.params, &self.pst, &mut terms);
+        finish(pos, &self.params, &terms, phase).3
+    }
 }
 
 /// Every term of the evaluation of `pos`, as [`evaluate`] computes it.
 pub fn breakdown(pos: &Position) -> Breakdown {
     let mut terms = [[S::ZERO; 2]; Term::COUNT];
-    let phase = compute(pos, &PARAMS, &mut terms);
+    let phase = compute(pos, &PARAMS, &PST, &mut terms);
     let (total, tapered, scale, score) = finish(pos, &PARAMS, &terms, phase);
     Breakdown {
         terms,
@@ -249,9 +279,10 @@ fn has_attackers(pos: &Position, c: Color) -> bool {
     .any()
 }
 
-/// Fills `terms[term][color]` and returns the (capped) game phase.
+/// Fills `terms[term][color]` and returns the (capped) game phase. `pst` is the expansion of
+/// `p`'s half tables (passed apart so that [`evaluate`] reads the compile-time [`PST`]).
 #[inline(always)]
-fn compute(pos: &Position, p: &Params, terms: &mut [[S; 2]; Term::COUNT]) -> i32 {
+fn compute(pos: &Position, p: &Params, pst: &PstTable, terms: &mut [[S; 2]; Term::COUNT]) -> i32 {
     use PieceKind::*;
     let occ = pos.occupied();
     let colors = [pos.color_bb(Color::Red), pos.color_bb(Color::Black)];
@@ -275,7 +306,7 @@ fn compute(pos: &Position, p: &Params, terms: &mut [[S; 2]; Term::COUNT]) -> i32
 
         let mut material = S::ZERO;
         let mut place = S::ZERO;
-        let table = &PST[ui * 7..ui * 7 + 7];
+        let table = &pst[ui * 7..ui * 7 + 7];
         place += table[King.index()][pos.king_square(us).index()];
         for sq in pos.pieces(us, Advisor) | pos.pieces(us, Elephant) {
             // Advisor and elephant points never overlap, so one table lookup by point serves both.
@@ -521,6 +552,52 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn weights_from_the_flat_vector_evaluate_like_the_tables_in_use() {
+        let v = PARAMS.to_vec();
+        let ids = Params::ids();
+        assert_eq!(v.len(), ids.len());
+        let names: std::collections::HashSet<String> = ids.iter().map(ToString::to_string).collect();
+        assert_eq!(names.len(), ids.len(), "names must be unique");
+        assert!(names.contains("pst_mg[Horse][2][3]") && names.contains("material[Rook].eg"));
+        assert!(Params::from_vec(&v[1..]).is_none());
+        assert!(Params::from_vec(&[v.as_slice(), &[0]].concat()).is_none());
+        let Some(p) = Params::from_vec(&v) else {
+            panic!("same length")
+        };
+        assert_eq!(p.to_vec(), v);
+        let w = Weights::new(p);
+        let mut bumped = v.clone();
+        let rook_mg = ids.iter().position(|id| id.to_string() == "material[Rook].mg");
+        let Some(rook_mg) = rook_mg else {
+            panic!("no rook material")
+        };
+        bumped[rook_mg] += 48;
+        let Some(bumped) = Params::from_vec(&bumped) else {
+            panic!("same length")
+        };
+        let bumped = Weights::new(bumped);
+        let mut changed = 0;
+        for fen in crate::tools::bench::positions() {
+            let Ok(pos) = Position::from_fen(fen) else {
+                panic!("bench FEN {fen}")
+            };
+            for p in [pos.clone(), pos.flipped(), pos.mirrored()] {
+                assert_eq!(w.evaluate(&p), evaluate(&p), "{}", p.fen());
+                let b = breakdown(&p);
+                let rooks = [Color::Red, Color::Black].map(|c| p.pieces(c, PieceKind::Rook).count() as i32);
+                if rooks[0] != rooks[1] && b.scale == 64 && b.phase > 0 {
+                    // 48 more per rook in the middlegame: (difference) × phase, in the mover's view.
+                    let sign = if p.side_to_move() == Color::Red { 1 } else { -1 };
+                    let expected = b.score + sign * (rooks[0] - rooks[1]) * b.phase;
+                    assert_eq!(bumped.evaluate(&p), expected, "{}", p.fen());
+                    changed += 1;
+                }
+            }
+        }
+        assert!(changed > 0);
     }
 
     #[test]

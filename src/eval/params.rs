@@ -142,6 +142,209 @@ pub struct Params {
     pub no_attacker_scale: i32,
 }
 
+/// One tunable scalar of [`Params`]: what a tuner that treats the weights as a flat vector
+/// ([`Params::to_vec`], [`Params::with_vec`]) knows about each entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamId {
+    /// The field of [`Params`].
+    pub field: &'static str,
+    /// The index in an array field (the piece kind for `material`, the tables and `king_attack_units`).
+    pub index: Option<usize>,
+    /// Row and column in a half table (`pst_mg`, `pst_eg`).
+    pub cell: Option<(usize, usize)>,
+    /// The half of an [`S`]: `Some(true)` middlegame, `Some(false)` endgame, `None` for plain numbers.
+    pub mg: Option<bool>,
+}
+
+/// Piece kind names by index, for [`ParamId`]'s display.
+const KIND_NAMES: [&str; 7] = ["King", "Advisor", "Elephant", "Horse", "Rook", "Cannon", "Pawn"];
+
+impl ParamId {
+    const fn new(field: &'static str, index: Option<usize>, mg: Option<bool>) -> ParamId {
+        ParamId {
+            field,
+            index,
+            cell: None,
+            mg,
+        }
+    }
+
+    /// Whether `index` is a piece kind.
+    fn by_kind(&self) -> bool {
+        matches!(self.field, "material" | "pst_mg" | "pst_eg" | "king_attack_units")
+    }
+}
+
+impl std::fmt::Display for ParamId {
+    /// `material[Rook].mg`, `pst_eg[Horse][2][3]`, `hollow_cannon[4].eg`, `tempo.mg`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.field)?;
+        match self.index {
+            Some(i) if self.by_kind() => write!(f, "[{}]", KIND_NAMES.get(i).copied().unwrap_or("?"))?,
+            Some(i) => write!(f, "[{i}]")?,
+            None => {}
+        }
+        if let Some((r, c)) = self.cell {
+            write!(f, "[{r}][{c}]")?;
+        }
+        match self.mg {
+            Some(true) => write!(f, ".mg"),
+            Some(false) => write!(f, ".eg"),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Whether a piece of kind `kind` can ever stand on half-table cell `(row, col)`; other cells
+/// are never read (and for advisors and elephants must stay zero, see `evaluate`).
+fn cell_in_use(kind: usize, row: usize, col: usize) -> bool {
+    let (Some(&k), Some(rank)) = (crate::core::PieceKind::ALL.get(kind), 9usize.checked_sub(row)) else {
+        return false;
+    };
+    let sq = crate::core::Square::new(col as u8, rank as u8);
+    crate::board::attacks::home_squares(crate::core::Color::Red, k).has(sq)
+}
+
+/// Hands both halves of `v` to `f`.
+fn map_pair<F: FnMut(ParamId, i32) -> i32>(f: &mut F, field: &'static str, index: Option<usize>, v: &mut S) {
+    v.mg = f(ParamId::new(field, index, Some(true)), v.mg);
+    v.eg = f(ParamId::new(field, index, Some(false)), v.eg);
+}
+
+fn map_pairs<F: FnMut(ParamId, i32) -> i32>(f: &mut F, field: &'static str, skip: usize, v: &mut [S]) {
+    for (i, x) in v.iter_mut().enumerate().skip(skip) {
+        map_pair(f, field, Some(i), x);
+    }
+}
+
+fn map_tables<F: FnMut(ParamId, i32) -> i32>(f: &mut F, field: &'static str, tables: &mut [HalfTable; 7]) {
+    for (kind, table) in tables.iter_mut().enumerate() {
+        for (row, cells) in table.iter_mut().enumerate() {
+            for (col, x) in cells.iter_mut().enumerate() {
+                if cell_in_use(kind, row, col) {
+                    let id = ParamId {
+                        cell: Some((row, col)),
+                        ..ParamId::new(field, Some(kind), None)
+                    };
+                    *x = f(id, i32::from(*x)).clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+                }
+            }
+        }
+    }
+}
+
+fn map_one<F: FnMut(ParamId, i32) -> i32>(f: &mut F, field: &'static str, v: &mut i32) {
+    *v = f(ParamId::new(field, None, None), *v);
+}
+
+impl Params {
+    /// Calls `f` on every tunable scalar, always in the same order, and stores what it returns.
+    /// Left out: the phase weights (they define the taper rather than a value), the King's
+    /// material, the attack units of kinds that never reach the palace (King, Advisor,
+    /// Elephant), `hollow_cannon[0]` (a cannon cannot share the king's point) and table cells
+    /// where the piece can never stand.
+    pub fn map_tunable(&mut self, mut f: impl FnMut(ParamId, i32) -> i32) {
+        // Destructured without `..`, so that a new field cannot be forgotten here.
+        let Params {
+            material,
+            pst_mg,
+            pst_eg,
+            phase_weight: _,
+            rook_mobility,
+            rook_mobility_base,
+            rook_open_file,
+            rook_semi_open_file,
+            horse_mobility,
+            horse_mobility_base,
+            cannon_mobility,
+            cannon_mobility_base,
+            cannon_screen_target,
+            king_attack_units,
+            king_danger_quadratic,
+            king_danger_single,
+            king_danger_cap,
+            missing_advisor,
+            missing_elephant,
+            hollow_cannon,
+            central_horse_pinned,
+            bottom_cannon,
+            pawn_connected,
+            pawn_crossed,
+            tempo,
+            no_attacker_scale,
+        } = self;
+        let f = &mut f;
+        map_pairs(f, "material", 1, material);
+        map_tables(f, "pst_mg", pst_mg);
+        map_tables(f, "pst_eg", pst_eg);
+        map_pair(f, "rook_mobility", None, rook_mobility);
+        map_one(f, "rook_mobility_base", rook_mobility_base);
+        map_pair(f, "rook_open_file", None, rook_open_file);
+        map_pair(f, "rook_semi_open_file", None, rook_semi_open_file);
+        map_pair(f, "horse_mobility", None, horse_mobility);
+        map_one(f, "horse_mobility_base", horse_mobility_base);
+        map_pair(f, "cannon_mobility", None, cannon_mobility);
+        map_one(f, "cannon_mobility_base", cannon_mobility_base);
+        map_pair(f, "cannon_screen_target", None, cannon_screen_target);
+        for (kind, units) in king_attack_units.iter_mut().enumerate().skip(3) {
+            *units = f(ParamId::new("king_attack_units", Some(kind), None), *units);
+        }
+        map_pair(f, "king_danger_quadratic", None, king_danger_quadratic);
+        map_pair(f, "king_danger_single", None, king_danger_single);
+        map_one(f, "king_danger_cap", king_danger_cap);
+        map_pairs(f, "missing_advisor", 0, missing_advisor);
+        map_pairs(f, "missing_elephant", 0, missing_elephant);
+        map_pairs(f, "hollow_cannon", 1, hollow_cannon);
+        map_pair(f, "central_horse_pinned", None, central_horse_pinned);
+        map_pair(f, "bottom_cannon", None, bottom_cannon);
+        map_pair(f, "pawn_connected", None, pawn_connected);
+        map_pair(f, "pawn_crossed", None, pawn_crossed);
+        map_pair(f, "tempo", None, tempo);
+        map_one(f, "no_attacker_scale", no_attacker_scale);
+    }
+
+    /// The tunable scalars in [`Params::map_tunable`] order.
+    pub fn to_vec(&self) -> Vec<i32> {
+        let mut out = Vec::new();
+        self.clone().map_tunable(|_, v| {
+            out.push(v);
+            v
+        });
+        out
+    }
+
+    /// What each entry of [`Params::to_vec`] is.
+    pub fn ids() -> Vec<ParamId> {
+        let mut out = Vec::new();
+        PARAMS.clone().map_tunable(|id, v| {
+            out.push(id);
+            v
+        });
+        out
+    }
+
+    /// These weights with the tunable scalars taken from `values` (in [`Params::to_vec`]
+    /// order); `None` if `values` has the wrong length.
+    pub fn with_vec(&self, values: &[i32]) -> Option<Params> {
+        let mut p = self.clone();
+        let mut it = values.iter();
+        let mut short = false;
+        p.map_tunable(|_, v| match it.next() {
+            Some(&x) => x,
+            None => {
+                short = true;
+                v
+            }
+        });
+        (!short && it.next().is_none()).then_some(p)
+    }
+
+    /// [`PARAMS`] with the tunable scalars taken from `values`.
+    pub fn from_vec(values: &[i32]) -> Option<Params> {
+        PARAMS.with_vec(values)
+    }
+}
+
 const Z: HalfTable = [[0; 5]; 10];
 
 /// The weights in use.

@@ -1,7 +1,11 @@
-//! Piece-square tables expanded at compile time from the half tables in [`PARAMS`]: one entry
-//! per colour, kind and square, so the evaluation does a single lookup per piece.
+//! Piece-square tables expanded from the half tables of a [`Params`]: one entry per colour,
+//! kind and square, so the evaluation does a single lookup per piece. [`PST`] is the expansion
+//! of [`PARAMS`], done at compile time; the tuner expands its candidate weights at run time.
 
-use super::params::{s, HalfTable, PARAMS, S};
+use super::params::{s, HalfTable, Params, PARAMS, S};
+
+/// `[piece index (color * 7 + kind)][square]` → positional value for that piece.
+pub type PstTable = [[S; 90]; 14];
 
 /// Expands a half table (owner's view) to the 90 points of `color` (0 Red, 1 Black).
 const fn expand(half: &HalfTable, color: usize) -> [i32; 90] {
@@ -19,14 +23,15 @@ const fn expand(half: &HalfTable, color: usize) -> [i32; 90] {
     out
 }
 
-const fn build() -> [[S; 90]; 14] {
+/// The full tables of `p`.
+pub const fn build(p: &Params) -> PstTable {
     let mut t = [[S::ZERO; 90]; 14];
     let mut color = 0;
     while color < 2 {
         let mut kind = 0;
         while kind < 7 {
-            let mg = expand(&PARAMS.pst_mg[kind], color);
-            let eg = expand(&PARAMS.pst_eg[kind], color);
+            let mg = expand(&p.pst_mg[kind], color);
+            let eg = expand(&p.pst_eg[kind], color);
             let mut sq = 0;
             while sq < 90 {
                 t[color * 7 + kind][sq] = s(mg[sq], eg[sq]);
@@ -39,5 +44,5 @@ const fn build() -> [[S; 90]; 14] {
     t
 }
 
-/// `[piece index (color * 7 + kind)][square]` → positional value for that piece.
-pub static PST: [[S; 90]; 14] = build();
+/// The tables of [`PARAMS`], which [`super::evaluate`] uses.
+pub static PST: PstTable = build(&PARAMS);
