@@ -183,3 +183,7 @@ impl MoveList {
 
 // Fills the unused tail of a list; never read as a move.
 const FILLER: Move = Move(NonZeroU16::MIN);
+
+// A move and an optional move both fit in two bytes (the niche of `NonZeroU16`), which keeps
+// move lists, killers and hash entries small.
+const _: () = assert!(std::mem::size_of::<Move>() == 2 && std::mem::size_of::<Option<Move>>() == 2);
