@@ -318,7 +318,7 @@ impl<'a> Worker<'a> {
                     scale *= 1.3;
                 }
                 // Stop when the next iteration is unlikely to finish inside the soft budget.
-                if self.time_base.elapsed().as_secs_f64() > soft.as_secs_f64() * scale * 0.55 {
+                if self.time_base.elapsed().as_secs_f64() > soft.as_secs_f64() * scale * 0.8 {
                     break;
                 }
             }
