@@ -1,7 +1,7 @@
 //! The searching thread: iterative deepening with aspiration windows over a principal
 //! variation search (PVS) with quiescence, pruning, reductions and the game rules in the tree.
 
-use super::movepick::{Histories, MovePicker};
+use super::movepick::{piece_to, Continuation, Histories, MovePicker};
 use super::see::{captured_value, see};
 use super::time::TimePlan;
 use super::tt::{score_from_tt, score_to_tt, Tt, TtBound};
@@ -318,7 +318,7 @@ impl<'a> Worker<'a> {
                     scale *= 1.3;
                 }
                 // Stop when the next iteration is unlikely to finish inside the soft budget.
-                if self.time_base.elapsed().as_secs_f64() > soft.as_secs_f64() * scale * 0.55 {
+                if self.time_base.elapsed().as_secs_f64() > soft.as_secs_f64() * scale * 0.8 {
                     break;
                 }
             }
@@ -500,6 +500,15 @@ impl<'a> Worker<'a> {
     }
 
     #[inline]
+    /// The continuation-history context of a node: the moves one and two plies back.
+    fn continuation(&self, ply: usize) -> Continuation {
+        let back = |n: usize| {
+            let f = self.td.stack[ply.checked_sub(n)?];
+            Some(piece_to(f.piece?, f.mv?))
+        };
+        [back(1), back(2)]
+    }
+
     fn update_pv(&mut self, ply: usize, mv: Move) {
         let child_len = self.td.pv_len[ply + 1].max(ply + 1);
         self.td.pv[ply][ply] = Some(mv);
@@ -639,14 +648,15 @@ impl<'a> Worker<'a> {
             (Some(m), Some(p)) => self.td.hist.counter[p.index()][m.to().index()],
             _ => None,
         };
+        let ctx = self.continuation(ply);
         let killers = self.td.stack[ply].killers;
-        let mut picker = MovePicker::new(&self.pos, tt_move, killers, counter);
+        let mut picker = MovePicker::new(&self.pos, tt_move, killers, counter, ctx);
         let side = self.pos.side_to_move().index();
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut legal = 0;
         let mut searched = 0usize;
-        let mut quiets = [None::<Move>; 64];
+        let mut quiets = [None::<(Piece, Move)>; 64];
         let mut nquiets = 0;
         let orig_alpha = alpha;
 
@@ -674,10 +684,14 @@ impl<'a> Worker<'a> {
                 }
             }
 
-            let hist_score = if capture { 0 } else { self.td.hist.score(side, mv) };
+            let piece = self.pos.piece_at(mv.from());
+            let hist_score = match piece {
+                Some(p) if !capture => self.td.hist.score(side, p, mv, ctx),
+                _ => 0,
+            };
             let bad_capture = capture && depth >= 3 && searched > 0 && see(&self.pos, mv) < 0;
             self.td.stack[ply].mv = Some(mv);
-            self.td.stack[ply].piece = self.pos.piece_at(mv.from());
+            self.td.stack[ply].piece = piece;
             self.pos.make_move(mv);
             self.count_node();
             let gives_check = self.pos.in_check();
@@ -693,7 +707,7 @@ impl<'a> Worker<'a> {
                     r = self.td.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
                     r += !PV as i32 + cut as i32;
                     r -= improving as i32 + gives_check as i32 + is_killer as i32;
-                    r -= hist_score / 6000;
+                    r -= hist_score / 8000;
                     r = r.clamp(0, new_depth - 1);
                 }
                 v = -self.search::<false>(new_depth - r, -alpha - 1, -alpha, ply + 1, true);
@@ -722,8 +736,8 @@ impl<'a> Worker<'a> {
                     alpha = v;
                 }
             }
-            if !capture && nquiets < quiets.len() {
-                quiets[nquiets] = Some(mv);
+            if let (false, Some(p), true) = (capture, piece, nquiets < quiets.len()) {
+                quiets[nquiets] = Some((p, mv));
                 nquiets += 1;
             }
         }
@@ -741,11 +755,11 @@ impl<'a> Worker<'a> {
                     f.killers[1] = f.killers[0];
                     f.killers[0] = Some(bm);
                 }
-                self.td.hist.update(side, bm, bonus);
-                for q in quiets[..nquiets].iter().flatten() {
-                    if *q != bm {
-                        self.td.hist.update(side, *q, -bonus);
-                    }
+                if let Some(p) = self.pos.piece_at(bm.from()) {
+                    self.td.hist.update(side, p, bm, ctx, bonus);
+                }
+                for &(p, q) in quiets[..nquiets].iter().flatten() {
+                    self.td.hist.update(side, p, q, ctx, -bonus);
                 }
                 if let (Some(m), Some(p)) = (prev.mv, prev.piece) {
                     self.td.hist.counter[p.index()][m.to().index()] = Some(bm);

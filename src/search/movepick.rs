@@ -10,12 +10,42 @@ use crate::core::{Move, MoveList, Piece, MAX_MOVES};
 /// History scores stay within this magnitude (the "gravity" update keeps them bounded).
 pub const HISTORY_MAX: i32 = 16_384;
 
+/// A move's context for continuation history: the moving piece and its to-point, as one
+/// index below `PIECE_TO`.
+pub type PieceTo = usize;
+
+/// How many `PieceTo` indices there are.
+pub const PIECE_TO: usize = Piece::COUNT * 90;
+
+/// The `PieceTo` index of `mv` played by `piece`.
+#[inline]
+pub fn piece_to(piece: Piece, mv: Move) -> PieceTo {
+    piece.index() * 90 + mv.to().index()
+}
+
+/// The moves one and two plies back, as continuation-history contexts (`None` after a null
+/// move or at the root).
+pub type Continuation = [Option<PieceTo>; 2];
+
 /// What the search learns about quiet moves, kept across the searches of one game.
 pub struct Histories {
     /// Butterfly history by side, from-point and to-point.
     pub main: [[[i16; 90]; 90]; 2],
     /// The quiet move that refuted a move, by the moving piece and its to-point.
     pub counter: [[Option<Move>; 90]; Piece::COUNT],
+    /// Continuation history: how well a quiet move (piece and to-point) answered an earlier
+    /// move (piece and to-point), `PIECE_TO × PIECE_TO` entries. One table serves both the
+    /// previous move and the one before it, since both describe a follow-up plan.
+    cont: Box<[i16]>,
+}
+
+/// `h += bonus - h * |bonus| / MAX`: moves an entry toward `bonus`'s sign, the more slowly
+/// the closer it already is to the limit ("gravity"), so entries stay bounded.
+#[inline]
+fn gravity(h: &mut i16, bonus: i32) {
+    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    let v = *h as i32 + b - *h as i32 * b.abs() / HISTORY_MAX;
+    *h = v.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
 }
 
 impl Histories {
@@ -24,6 +54,7 @@ impl Histories {
         Box::new(Histories {
             main: [[[0; 90]; 90]; 2],
             counter: [[None; 90]; Piece::COUNT],
+            cont: vec![0; PIECE_TO * PIECE_TO].into_boxed_slice(),
         })
     }
 
@@ -31,21 +62,37 @@ impl Histories {
     pub fn clear(&mut self) {
         self.main = [[[0; 90]; 90]; 2];
         self.counter = [[None; 90]; Piece::COUNT];
+        self.cont.fill(0);
     }
 
-    /// Moves an entry toward `bonus`'s sign, the more slowly the closer it already is to the
-    /// limit: `h += bonus - h * |bonus| / MAX`.
+    /// Rewards (`bonus > 0`) or punishes a quiet move `mv` by `piece` in the context `ctx`.
     #[inline]
-    pub fn update(&mut self, side: usize, mv: Move, bonus: i32) {
-        let h = &mut self.main[side][mv.from().index()][mv.to().index()];
-        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let v = *h as i32 + b - *h as i32 * b.abs() / HISTORY_MAX;
-        *h = v.clamp(-HISTORY_MAX, HISTORY_MAX) as i16;
+    pub fn update(&mut self, side: usize, piece: Piece, mv: Move, ctx: Continuation, bonus: i32) {
+        gravity(&mut self.main[side][mv.from().index()][mv.to().index()], bonus);
+        let cur = piece_to(piece, mv);
+        for prev in ctx.into_iter().flatten() {
+            gravity(&mut self.cont[prev * PIECE_TO + cur], bonus);
+        }
     }
 
+    /// The ordering score of a quiet move: butterfly plus continuation histories.
     #[inline]
-    pub fn score(&self, side: usize, mv: Move) -> i32 {
-        self.main[side][mv.from().index()][mv.to().index()] as i32
+    pub fn score(&self, side: usize, piece: Piece, mv: Move, ctx: Continuation) -> i32 {
+        let cur = piece_to(piece, mv);
+        let mut s = self.main[side][mv.from().index()][mv.to().index()] as i32;
+        for prev in ctx.into_iter().flatten() {
+            s += self.cont[prev * PIECE_TO + cur] as i32;
+        }
+        s
+    }
+
+    /// `score` for a move of the position to move (its piece looked up on the board).
+    #[inline]
+    fn score_in(&self, pos: &Position, mv: Move, ctx: Continuation) -> i32 {
+        match pos.piece_at(mv.from()) {
+            Some(p) => self.score(pos.side_to_move().index(), p, mv, ctx),
+            None => 0,
+        }
     }
 }
 
@@ -75,6 +122,7 @@ pub struct MovePicker {
     tt_move: Option<Move>,
     killers: [Option<Move>; 2],
     counter: Option<Move>,
+    ctx: Continuation,
     list: MoveList,
     scores: [i32; MAX_MOVES],
     cur: usize,
@@ -85,7 +133,13 @@ pub struct MovePicker {
 
 impl MovePicker {
     /// A picker for a main-search node. `tt_move` must already be validated as legal.
-    pub fn new(pos: &Position, tt_move: Option<Move>, killers: [Option<Move>; 2], counter: Option<Move>) -> MovePicker {
+    pub fn new(
+        pos: &Position,
+        tt_move: Option<Move>,
+        killers: [Option<Move>; 2],
+        counter: Option<Move>,
+        ctx: Continuation,
+    ) -> MovePicker {
         let stage = if pos.in_check() {
             Stage::GenEvasions
         } else if tt_move.is_some() {
@@ -99,6 +153,7 @@ impl MovePicker {
             tt_move,
             killers,
             counter,
+            ctx,
             list: MoveList::new(),
             scores: [0; MAX_MOVES],
             cur: 0,
@@ -112,7 +167,7 @@ impl MovePicker {
     pub fn new_qsearch(pos: &Position, tt_move: Option<Move>) -> MovePicker {
         let in_check = pos.in_check();
         let tt_move = tt_move.filter(|&m| in_check || pos.is_capture(m));
-        let mut p = MovePicker::new(pos, tt_move, [None; 2], None);
+        let mut p = MovePicker::new(pos, tt_move, [None; 2], None, [None; 2]);
         p.qs = true;
         if !in_check && tt_move.is_none() {
             p.stage = Stage::QsGenCaptures;
@@ -196,9 +251,8 @@ impl MovePicker {
                         continue;
                     }
                     pos.generate(GenKind::Quiets, &mut self.list);
-                    let side = pos.side_to_move().index();
                     for i in 0..self.list.len() {
-                        self.scores[i] = hist.score(side, self.list.get(i));
+                        self.scores[i] = hist.score_in(pos, self.list.get(i), self.ctx);
                     }
                 }
                 Stage::Quiets => {
@@ -222,7 +276,6 @@ impl MovePicker {
                 Stage::GenEvasions => {
                     self.list.clear();
                     pos.generate(GenKind::All, &mut self.list);
-                    let side = pos.side_to_move().index();
                     for i in 0..self.list.len() {
                         let m = self.list.get(i);
                         self.scores[i] = if Some(m) == self.tt_move {
@@ -231,7 +284,7 @@ impl MovePicker {
                             1_000_000 + captured_value(pos, m) * 16
                                 - pos.piece_at(m.from()).map_or(0, |p| SEE_VALUE[p.kind().index()]) / 16
                         } else {
-                            hist.score(side, m)
+                            hist.score_in(pos, m, self.ctx)
                         };
                     }
                     self.cur = 0;

@@ -4,7 +4,8 @@
 //! Attackers are recomputed from the remaining occupancy after every capture, so cannon
 //! screens that appear or vanish (a capturer leaving the line, or the first capturer
 //! becoming a screen) and rooks lined up behind each other are all counted. Pins and the
-//! facing kings are ignored: a simple, fast estimate for ordering and pruning.
+//! facing kings are ignored, except that a king may not recapture onto the file of the other king
+//! when nothing stands between them: a simple, fast estimate for ordering and pruning.
 
 use crate::board::{attacks, Position};
 use crate::core::{Bitboard, Color, Move, PieceKind, Square};
@@ -49,6 +50,13 @@ fn attackers_of_kind(pos: &Position, sq: Square, color: Color, kind: PieceKind, 
     }
 }
 
+/// Whether the king of `color` sees `sq` along its file with nothing between (in `occ`).
+fn kings_face(pos: &Position, sq: Square, color: Color, occ: Bitboard) -> bool {
+    let king = pos.pieces(color, PieceKind::King) & occ;
+    king.first()
+        .is_some_and(|k| k.file() == sq.file() && attacks::rook(sq, occ).has(k))
+}
+
 fn filter(bb: Bitboard, f: impl Fn(Square) -> bool) -> Bitboard {
     let mut out = Bitboard::EMPTY;
     for s in bb {
@@ -67,15 +75,22 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
     gain[0] = captured_value(pos, mv);
     let mut occ = pos.occupied();
     occ.clear(from);
-    let mut on_square = SEE_VALUE[mover.kind().index()];
+    let mut on_square = mover.kind();
     let mut side = !mover.color();
     let mut d = 0;
     'exchange: while d + 1 < gain.len() {
+        // A king that has just captured may stand facing the other king on an open file:
+        // the flying general takes it, so a king recapture into that file backs out below.
+        if on_square == PieceKind::King && kings_face(pos, to, side, occ) {
+            d += 1;
+            gain[d] = SEE_VALUE[PieceKind::King.index()] - gain[d - 1];
+            break;
+        }
         for kind in LVA_ORDER {
             if let Some(s) = attackers_of_kind(pos, to, side, kind, occ).first() {
                 d += 1;
-                gain[d] = on_square - gain[d - 1];
-                on_square = SEE_VALUE[kind.index()];
+                gain[d] = SEE_VALUE[on_square.index()] - gain[d - 1];
+                on_square = kind;
                 occ.clear(s);
                 side = !side;
                 continue 'exchange;
@@ -98,6 +113,15 @@ mod tests {
         let pos = Position::from_fen(fen).expect("test FEN");
         let mv = pos.parse_move(mv).expect("test move");
         see(&pos, mv)
+    }
+
+    #[test]
+    fn king_cannot_recapture_facing_the_other_king() {
+        // Red rook f3 takes the advisor on f9; the black king on e9 could recapture, but on
+        // f9 it would face the red king on f0 along the open f-file.
+        assert_eq!(see_of("3akab2/9/9/9/9/9/5R3/9/9/5K3 w - - 0 1", "f3f9"), 200);
+        // With the red advisor on f2 between them the king recaptures: rook for advisor.
+        assert_eq!(see_of("3akab2/9/9/9/9/9/5R3/5A3/9/5K3 w - - 0 1", "f3f9"), 200 - 900);
     }
 
     #[test]
