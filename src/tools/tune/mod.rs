@@ -138,12 +138,16 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         Params::ids().len(),
         args.min_hits
     );
-    let mut valid = valid0;
+    // Early stopping: what comes out is the weights of the pass with the lowest validation
+    // error, and the search ends once two passes in a row failed to lower it (training error
+    // always falls; past that point the weights learn the training games by heart).
+    const PATIENCE: usize = 2;
+    let mut best = (valid0, PARAMS.clone(), 0usize);
     for iteration in 1..=args.iterations {
         let t = Instant::now();
         let pass = tuner.pass();
         let params = tuner.params();
-        valid = texel::mean_error(&Weights::new(params.clone()), &data.valid, k, threads);
+        let valid = texel::mean_error(&Weights::new(params.clone()), &data.valid, k, threads);
         let secs = t.elapsed().as_secs_f64();
         println!(
             "iteration {iteration:>3}: training {:.6} validation {valid:.6}  ({} changes, {} trials, {:.1}M evals, {secs:.1}s)",
@@ -153,8 +157,14 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
             pass.evaluated as f64 / 1e6,
         );
         let _ = std::io::stdout().flush();
-        if let Some(path) = &args.out {
-            save(path, &params)?;
+        if valid < best.0 {
+            best = (valid, params, iteration);
+            if let Some(path) = &args.out {
+                save(path, &best.1)?;
+            }
+        } else if iteration - best.2 >= PATIENCE {
+            println!("Stopped: the validation error has not fallen for {PATIENCE} passes.");
+            break;
         }
         if pass.changes == 0 && tuner.at_finest_step() {
             println!("Converged: no weight moves by its smallest step.");
@@ -162,9 +172,10 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         }
     }
 
-    let tuned = tuner.params();
+    let (valid, tuned, kept) = best;
+    let train = texel::mean_error(&Weights::new(tuned.clone()), &data.train, k, threads);
     println!("Before: training {train0:.6}, validation {valid0:.6}");
-    println!("After:  training {:.6}, validation {valid:.6}", tuner.error());
+    println!("After:  training {train:.6}, validation {valid:.6} (the weights after pass {kept}, the lowest validation error)");
     let (old, new) = (PARAMS.to_vec(), tuned.to_vec());
     let mut changed: Vec<_> = Params::ids()
         .into_iter()
@@ -172,7 +183,11 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         .filter(|(_, (a, b))| a != b)
         .collect();
     changed.sort_by_key(|(_, (a, b))| std::cmp::Reverse((*b - *a).abs()));
-    println!("{} weights changed; the largest changes:", changed.len());
+    if changed.is_empty() {
+        println!("No weight changed.");
+    } else {
+        println!("{} weights changed; the largest changes:", changed.len());
+    }
     for (id, (a, b)) in changed.iter().take(20) {
         println!("  {id}: {a} -> {b}");
     }
