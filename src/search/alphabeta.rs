@@ -499,8 +499,8 @@ impl<'a> Worker<'a> {
         .any()
     }
 
-    #[inline]
     /// The continuation-history context of a node: the moves one and two plies back.
+    #[inline]
     fn continuation(&self, ply: usize) -> Continuation {
         let back = |n: usize| {
             let f = self.td.stack[ply.checked_sub(n)?];
@@ -509,6 +509,7 @@ impl<'a> Worker<'a> {
         [back(1), back(2)]
     }
 
+    #[inline]
     fn update_pv(&mut self, ply: usize, mv: Move) {
         let child_len = self.td.pv_len[ply + 1].max(ply + 1);
         self.td.pv[ply][ply] = Some(mv);
