@@ -190,6 +190,12 @@ impl<'a> Worker<'a> {
     /// Polls the stop flag, the node limit and the hard time limit (every 1024 nodes).
     fn poll(&mut self) {
         self.sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+        if self.id != 0 {
+            // Helpers give way about once a millisecond: with more search threads than cores,
+            // the reader and controller threads that answer `isready` and `stop` would
+            // otherwise wait for the scheduler's time slice.
+            std::thread::yield_now();
+        }
         if self.id == 0 && self.root_depth == 1 {
             // The first iteration is tiny and always finishes, so that even a search stopped
             // at once answers with a searched move and a real score.
