@@ -663,7 +663,7 @@ impl<'a> Worker<'a> {
         let mut best_move = None;
         let mut legal = 0;
         let mut searched = 0usize;
-        let mut quiets = [None::<(Piece, Move)>; 64];
+        let mut quiets = [None::<Move>; 64];
         let mut nquiets = 0;
         let orig_alpha = alpha;
 
@@ -743,8 +743,8 @@ impl<'a> Worker<'a> {
                     alpha = v;
                 }
             }
-            if let (false, Some(p), true) = (capture, piece, nquiets < quiets.len()) {
-                quiets[nquiets] = Some((p, mv));
+            if !capture && nquiets < quiets.len() {
+                quiets[nquiets] = Some(mv);
                 nquiets += 1;
             }
         }
@@ -762,11 +762,12 @@ impl<'a> Worker<'a> {
                     f.killers[1] = f.killers[0];
                     f.killers[0] = Some(bm);
                 }
-                if let Some(p) = self.pos.piece_at(bm.from()) {
-                    self.td.hist.update(side, p, bm, ctx, bonus);
-                }
-                for &(p, q) in quiets[..nquiets].iter().flatten() {
-                    self.td.hist.update(side, p, q, ctx, -bonus);
+                // The best move is rewarded, the quiet moves tried before it punished.
+                let tried = quiets[..nquiets].iter().flatten().map(|&q| (q, -bonus));
+                for (q, b) in std::iter::once((bm, bonus)).chain(tried) {
+                    if let Some(p) = self.pos.piece_at(q.from()) {
+                        self.td.hist.update(side, p, q, ctx, b);
+                    }
                 }
                 if let (Some(m), Some(p)) = (prev.mv, prev.piece) {
                     self.td.hist.counter[p.index()][m.to().index()] = Some(bm);
