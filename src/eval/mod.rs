@@ -16,6 +16,7 @@ mod params;
 mod pst;
 
 pub use params::{s, HalfTable, ParamId, Params, MAX_PHASE, PARAMS, S};
+pub use pst::half_cell;
 
 use crate::board::{attacks, Position};
 use crate::core::{Bitboard, Color, PieceKind, Square};

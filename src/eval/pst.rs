@@ -7,17 +7,24 @@ use super::params::{s, HalfTable, Params, PARAMS, S};
 /// `[piece index (color * 7 + kind)][square]` → positional value for that piece.
 pub type PstTable = [[S; 90]; 14];
 
+/// The half-table cell `(row, column)` that a piece of `color` (0 Red, 1 Black) on point
+/// `sq` reads.
+pub const fn half_cell(color: usize, sq: usize) -> (usize, usize) {
+    let file = sq % 9;
+    let rank = sq / 9;
+    // The owner's relative rank: Red counts from rank 0, Black from rank 9.
+    let rel_rank = if color == 0 { rank } else { 9 - rank };
+    let col = if file <= 4 { file } else { 8 - file };
+    (9 - rel_rank, col)
+}
+
 /// Expands a half table (owner's view) to the 90 points of `color` (0 Red, 1 Black).
 const fn expand(half: &HalfTable, color: usize) -> [i32; 90] {
     let mut out = [0i32; 90];
     let mut sq = 0;
     while sq < 90 {
-        let file = sq % 9;
-        let rank = sq / 9;
-        // The owner's relative rank: Red counts from rank 0, Black from rank 9.
-        let rel_rank = if color == 0 { rank } else { 9 - rank };
-        let col = if file <= 4 { file } else { 8 - file };
-        out[sq] = half[9 - rel_rank][col] as i32;
+        let (row, col) = half_cell(color, sq);
+        out[sq] = half[row][col] as i32;
         sq += 1;
     }
     out

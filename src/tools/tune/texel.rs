@@ -16,7 +16,7 @@
 
 use super::games::Sample;
 use crate::core::Color;
-use crate::eval::{ParamId, Params, Weights};
+use crate::eval::{half_cell, ParamId, Params, Weights};
 
 /// Below this many samples a computation stays on the calling thread.
 const PARALLEL_MIN: usize = 4096;
@@ -211,13 +211,11 @@ pub struct Tuner<'a> {
     scratch: Vec<f64>,
 }
 
-/// The half-table cell a piece of `color` on `sq` reads.
+/// The index in `Tuner::subsets` of the half-table cell a piece of `kind` and `color` on `sq`
+/// reads.
 fn cell_of(kind: usize, color: Color, sq: crate::core::Square) -> usize {
-    let rank = sq.rank() as usize;
-    let rel_rank = if color == Color::Red { rank } else { 9 - rank };
-    let file = sq.file() as usize;
-    let col = file.min(8 - file);
-    kind * 50 + (9 - rel_rank) * 5 + col
+    let (row, col) = half_cell(color.index(), sq.index());
+    kind * 50 + row * 5 + col
 }
 
 impl<'a> Tuner<'a> {
