@@ -50,11 +50,11 @@ fn attackers_of_kind(pos: &Position, sq: Square, color: Color, kind: PieceKind, 
     }
 }
 
-/// Whether the king of `color` sees `sq` along its file with nothing between (in `occ`).
+/// Whether the king of `color` sees `sq` with nothing between (in `occ`), as `Position`'s
+/// check test counts the facing king: a rook's ray (the palaces share no rank, so only the
+/// file can join them).
 fn kings_face(pos: &Position, sq: Square, color: Color, occ: Bitboard) -> bool {
-    let king = pos.pieces(color, PieceKind::King) & occ;
-    king.first()
-        .is_some_and(|k| k.file() == sq.file() && attacks::rook(sq, occ).has(k))
+    (attacks::rook(sq, occ) & pos.pieces(color, PieceKind::King) & occ).any()
 }
 
 fn filter(bb: Bitboard, f: impl Fn(Square) -> bool) -> Bitboard {
