@@ -216,6 +216,13 @@ fn fast_generator_matches_the_plain_rules_on_random_games() {
             );
             checked += 1;
             let moves = pos.legal_moves();
+            let fen = pos.fen();
+            for mv in moves.iter() {
+                let predicted = pos.gives_check(mv);
+                pos.make_move(mv);
+                assert_eq!(predicted, pos.in_check(), "gives_check {mv} at {fen}");
+                pos.unmake_move();
+            }
             if moves.is_empty() {
                 break;
             }

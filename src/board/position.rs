@@ -299,12 +299,31 @@ impl Position {
         }
     }
 
-    /// Whether the last move gave check (the side to move is in check).
-    pub fn gives_check(&mut self, mv: Move) -> bool {
-        self.make_move(mv);
-        let check = self.in_check();
-        self.unmake_move();
-        check
+    /// Whether the legal move `mv` would give check, worked out without playing it: the
+    /// enemy king's attackers are recomputed with the moved piece on its new point and the
+    /// occupancy after the move (so discovered checks and new cannon screens count too).
+    #[inline]
+    pub fn gives_check(&self, mv: Move) -> bool {
+        let (from, to) = (mv.from(), mv.to());
+        let Some(piece) = self.board[from.index()] else {
+            return false;
+        };
+        let us = self.side;
+        let ksq = self.king_square(!us);
+        let moved = Bitboard::from_square(from) | Bitboard::from_square(to);
+        let occ = (self.occupied & !Bitboard::from_square(from)) | Bitboard::from_square(to);
+        let ours = |kind: PieceKind| {
+            let bb = self.pieces(us, kind);
+            if piece.kind() == kind {
+                bb ^ moved
+            } else {
+                bb
+            }
+        };
+        (attacks::rook(ksq, occ) & ours(PieceKind::Rook)).any()
+            || (attacks::cannon_captures(ksq, occ) & ours(PieceKind::Cannon)).any()
+            || (attacks::horse_attackers(ksq, occ) & ours(PieceKind::Horse)).any()
+            || (attacks::pawn_attackers(us, ksq) & ours(PieceKind::Pawn)).any()
     }
 
     /// The key recomputed from scratch (for self-checks against the incremental key).

@@ -671,8 +671,11 @@ impl<'a> Worker<'a> {
             legal += 1;
             let capture = self.pos.is_capture(mv);
             let is_killer = killers.contains(&Some(mv)) || Some(mv) == counter;
+            // Checks are never pruned as quiet moves: in xiangqi most mating attacks are
+            // chains of checks that start from a position far behind in material.
+            let checking = self.pos.gives_check(mv);
             if best > -DECISIVE_BOUND && !in_check && ply > 0 {
-                if !capture {
+                if !capture && !checking {
                     // Late-move pruning: enough quiet moves tried at low depth.
                     if depth <= 6 && searched >= (3 + depth * depth) as usize / (2 - improving as usize) {
                         picker.skip_quiets();

@@ -175,7 +175,8 @@ impl MovePicker {
         p
     }
 
-    /// From now on, quiet moves are not handed out (late-move and futility pruning).
+    /// From now on, quiet moves are handed out only if they give check (late-move and
+    /// futility pruning never drop a check: most xiangqi mating attacks are chains of them).
     pub fn skip_quiets(&mut self) {
         self.skip_quiets = true;
     }
@@ -234,11 +235,12 @@ impl MovePicker {
                         Stage::Killer2 => Stage::Counter,
                         _ => Stage::GenQuiets,
                     };
-                    if self.skip_quiets {
-                        continue;
-                    }
                     if let Some(m) = m {
-                        if Some(m) != self.tt_move && !pos.is_capture(m) && pos.is_legal(m) {
+                        if Some(m) != self.tt_move
+                            && !pos.is_capture(m)
+                            && (!self.skip_quiets || pos.gives_check(m))
+                            && pos.is_legal(m)
+                        {
                             return Some(m);
                         }
                     }
@@ -247,22 +249,21 @@ impl MovePicker {
                     self.stage = Stage::Quiets;
                     self.list.clear();
                     self.cur = 0;
+                    pos.generate(GenKind::Quiets, &mut self.list);
                     if self.skip_quiets {
+                        // Only the checks will be handed out, in any order.
                         continue;
                     }
-                    pos.generate(GenKind::Quiets, &mut self.list);
                     for i in 0..self.list.len() {
                         self.scores[i] = hist.score_in(pos, self.list.get(i), self.ctx);
                     }
                 }
                 Stage::Quiets => {
-                    if !self.skip_quiets {
-                        while let Some(m) = self.pick_best() {
-                            if Some(m) == self.tt_move || self.killers.contains(&Some(m)) || Some(m) == self.counter {
-                                continue;
-                            }
-                            return Some(m);
+                    while let Some(m) = self.next_quiet(pos) {
+                        if Some(m) == self.tt_move || self.killers.contains(&Some(m)) || Some(m) == self.counter {
+                            continue;
                         }
+                        return Some(m);
                     }
                     self.stage = Stage::BadCaptures;
                 }
@@ -302,6 +303,22 @@ impl MovePicker {
                 Stage::Done => return None,
             }
         }
+    }
+
+    /// The next quiet move: the best by history, or once quiets are skipped the next check.
+    #[inline]
+    fn next_quiet(&mut self, pos: &Position) -> Option<Move> {
+        if !self.skip_quiets {
+            return self.pick_best();
+        }
+        while self.cur < self.list.len() {
+            let m = self.list.get(self.cur);
+            self.cur += 1;
+            if pos.gives_check(m) {
+                return Some(m);
+            }
+        }
+        None
     }
 
     /// Selection sort step: the best-scored remaining move of `list`.
