@@ -261,6 +261,34 @@ struct Leapers {
 
 static LEAPERS: Leapers = leaper_tables();
 
+/// For each king point, every point a move must leave or reach to give that king check: its
+/// rank and file (rooks, cannons and their screens, pawns), the horse points that hit it and
+/// the legs of those horses.
+const fn check_zones() -> [u128; 90] {
+    let l = leaper_tables();
+    let mut t = [0u128; 90];
+    let mut s = 0;
+    while s < 90 {
+        let mut zone = l.empty_rook[s];
+        let mut d = 0;
+        while d < 4 {
+            zone |= l.horse_from[s][d] | l.horse_from_leg[s][d];
+            d += 1;
+        }
+        t[s] = zone;
+        s += 1;
+    }
+    t
+}
+
+static CHECK_ZONE: [u128; 90] = check_zones();
+
+/// The points a move must leave or reach to check a king on `sq` (see [`check_zones`]).
+#[inline(always)]
+pub fn check_zone(sq: Square) -> Bitboard {
+    Bitboard(CHECK_ZONE[sq.index()])
+}
+
 const fn between_table() -> [[u128; 90]; 90] {
     let mut t = [[0u128; 90]; 90];
     let mut a = 0;

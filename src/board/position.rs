@@ -311,6 +311,10 @@ impl Position {
         let us = self.side;
         let ksq = self.king_square(!us);
         let moved = Bitboard::from_square(from) | Bitboard::from_square(to);
+        if !(attacks::check_zone(ksq) & moved).any() {
+            // Most moves neither leave nor reach a point that matters: no check, cheaply.
+            return false;
+        }
         let occ = (self.occupied & !Bitboard::from_square(from)) | Bitboard::from_square(to);
         let ours = |kind: PieceKind| {
             let bb = self.pieces(us, kind);

@@ -671,25 +671,26 @@ impl<'a> Worker<'a> {
             legal += 1;
             let capture = self.pos.is_capture(mv);
             let is_killer = killers.contains(&Some(mv)) || Some(mv) == counter;
-            // Checks are never pruned as quiet moves: in xiangqi most mating attacks are
-            // chains of checks that start from a position far behind in material.
-            let checking = self.pos.gives_check(mv);
-            if best > -DECISIVE_BOUND && !in_check && ply > 0 {
-                if !capture && !checking {
-                    // Late-move pruning: enough quiet moves tried at low depth.
-                    if depth <= 6 && searched >= (3 + depth * depth) as usize / (2 - improving as usize) {
-                        picker.skip_quiets();
-                        continue;
+            if best > -DECISIVE_BOUND && !in_check && ply > 0 && depth <= 6 {
+                if !capture {
+                    // Late-move pruning (enough quiet moves tried), futility (even a generous
+                    // gain leaves the quiet moves below alpha) and SEE pruning; never for a
+                    // check: most xiangqi mating attacks are chains of checks that start far
+                    // behind in material. Whether the move checks is asked only here, late.
+                    let late = searched >= (3 + depth * depth) as usize / (2 - improving as usize);
+                    let futile = alpha.abs() < DECISIVE_BOUND && eval + 120 + 100 * depth <= alpha && !is_killer;
+                    if late || futile || see(&self.pos, mv) < -40 * depth * depth {
+                        if !self.pos.gives_check(mv) {
+                            if late || futile {
+                                picker.skip_quiets();
+                            }
+                            continue;
+                        }
+                        if see(&self.pos, mv) < -120 * depth {
+                            continue;
+                        }
                     }
-                    // Futility: even a generous gain leaves the quiet moves below alpha.
-                    if depth <= 6 && alpha.abs() < DECISIVE_BOUND && eval + 120 + 100 * depth <= alpha && !is_killer {
-                        picker.skip_quiets();
-                        continue;
-                    }
-                    if depth <= 6 && see(&self.pos, mv) < -40 * depth * depth {
-                        continue;
-                    }
-                } else if depth <= 6 && see(&self.pos, mv) < -120 * depth {
+                } else if see(&self.pos, mv) < -120 * depth {
                     continue;
                 }
             }
@@ -886,13 +887,7 @@ impl<'a> Worker<'a> {
             self.pos.generate(GenKind::Quiets, &mut quiets);
             for mv in quiets.iter() {
                 // Most quiet moves give no check: test that first, it is cheaper than SEE.
-                self.pos.make_move(mv);
-                if !self.pos.in_check() {
-                    self.pos.unmake_move();
-                    continue;
-                }
-                self.pos.unmake_move();
-                if see(&self.pos, mv) < 0 {
+                if !self.pos.gives_check(mv) || see(&self.pos, mv) < 0 {
                     continue;
                 }
                 self.pos.make_move(mv);

@@ -40,6 +40,10 @@ pub struct TuneArgs {
     /// A weight that can change the evaluation of fewer training positions than this is left alone.
     #[arg(long, default_value_t = 100)]
     pub min_hits: usize,
+    /// Tune only these fields of the weights (comma-separated names, e.g. `material,tempo`);
+    /// fewer free weights need fewer games.
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<String>,
 }
 
 /// The samples of every readable game: every tenth game's go to validation.
@@ -131,9 +135,13 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         if args.k.is_some() { " (given)" } else { " (fitted)" }
     );
 
-    let mut tuner = texel::Tuner::new(PARAMS.clone(), &data.train, k, threads, args.min_hits);
+    let known: Vec<&str> = Params::ids().iter().map(|id| id.field).collect();
+    if let Some(f) = args.only.iter().find(|f| !known.contains(&f.as_str())) {
+        bail!("--only: no weight is called {f}");
+    }
+    let mut tuner = texel::Tuner::new(PARAMS.clone(), &data.train, k, threads, args.min_hits, &args.only);
     println!(
-        "Tuning {} of {} weights (the rest change fewer than {} training positions)",
+        "Tuning {} of {} weights (the rest are not chosen or change fewer than {} training positions)",
         tuner.active(),
         Params::ids().len(),
         args.min_hits

@@ -219,8 +219,16 @@ fn cell_of(kind: usize, color: Color, sq: crate::core::Square) -> usize {
 }
 
 impl<'a> Tuner<'a> {
-    /// Starts from `base`; a weight that can change fewer than `min_hits` samples stays as it is.
-    pub fn new(base: Params, samples: &'a [Sample], k: f64, threads: usize, min_hits: usize) -> Tuner<'a> {
+    /// Starts from `base`; a weight that can change fewer than `min_hits` samples stays as it
+    /// is, and so does every weight whose field is not in `only` (when `only` is not empty).
+    pub fn new(
+        base: Params,
+        samples: &'a [Sample],
+        k: f64,
+        threads: usize,
+        min_hits: usize,
+        only: &[String],
+    ) -> Tuner<'a> {
         let mut subsets = vec![Vec::new(); 7 * 50];
         let mut seen = Vec::with_capacity(32);
         for (i, s) in samples.iter().enumerate() {
@@ -259,9 +267,10 @@ impl<'a> Tuner<'a> {
         let mut changed = vec![0.0; samples.len()];
         for (i, id) in Params::ids().iter().enumerate() {
             let (lo, hi, step) = range_and_step(id);
+            let chosen = only.is_empty() || only.iter().any(|f| f == id.field);
             let touch = match (id.index, id.cell) {
                 (Some(kind), Some((row, col))) => Some(kind * 50 + row * 5 + col),
-                _ if linear(id) => {
+                _ if linear(id) && chosen => {
                     let mut probe = values.clone();
                     probe[i] += PROBE;
                     let w = Weights::new(base.with_vec(&probe).unwrap_or_else(|| base.clone()));
@@ -279,7 +288,7 @@ impl<'a> Tuner<'a> {
                 }
                 _ => None,
             };
-            let frozen = touch.is_some_and(|t| subsets[t].len() < min_hits.max(1));
+            let frozen = !chosen || touch.is_some_and(|t| subsets[t].len() < min_hits.max(1));
             knobs.push(Knob {
                 lo,
                 hi,
@@ -465,14 +474,14 @@ mod tests {
             "{one} {two} {got}"
         );
         // The tuner starts from the same number.
-        let tuner = Tuner::new(PARAMS.clone(), &set, k, 2, 1);
+        let tuner = Tuner::new(PARAMS.clone(), &set, k, 2, 1, &[]);
         assert!((tuner.error() - expected).abs() < 1e-12);
     }
 
     #[test]
     fn a_pass_never_raises_the_error_and_tracks_it_exactly() {
         let set = samples();
-        let mut tuner = Tuner::new(PARAMS.clone(), &set, 1.0, 1, 1);
+        let mut tuner = Tuner::new(PARAMS.clone(), &set, 1.0, 1, 1, &[]);
         let before = tuner.error();
         let pass = tuner.pass();
         assert!(pass.trials > 0);
