@@ -492,6 +492,21 @@ mod tests {
     }
 
     #[test]
+    fn only_the_chosen_fields_move() {
+        let set = samples();
+        let only = ["tempo".to_string(), "material".to_string()];
+        let mut tuner = Tuner::new(PARAMS.clone(), &set, 1.0, 1, 1, &only);
+        // At most tempo's two halves and six kinds of material (the King's is not tunable),
+        // fewer when the small sample set never feels one of them.
+        assert!(tuner.active() > 0 && tuner.active() <= 2 + 12, "{}", tuner.active());
+        tuner.pass();
+        let ids = Params::ids();
+        for ((id, a), b) in ids.iter().zip(PARAMS.to_vec()).zip(tuner.params().to_vec()) {
+            assert!(a == b || only.iter().any(|f| f == id.field), "{id} moved: {a} -> {b}");
+        }
+    }
+
+    #[test]
     fn k_fit_finds_the_minimum() {
         let set = samples();
         let w = Weights::new(PARAMS.clone());
