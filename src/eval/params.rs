@@ -500,10 +500,10 @@ pub const PARAMS: Params = Params {
     missing_advisor:  [s(22, 18), s(16, 12), s(8, 4)],
     missing_elephant: [s(6, 4),   s(4, 2),   s(22, 14)],
     // Distance 0 cannot happen; a cannon right next to the king is hardly a hollow threat.
-    hollow_cannon: [s(0, 0), s(10, 0), s(30, 6), s(50, 12), s(60, 16), s(65, 18),
-                    s(70, 20), s(75, 22), s(80, 24), s(80, 24)],
-    central_horse_pinned: s(40, 10),
-    bottom_cannon: s(30, 10),
+    hollow_cannon: [s(0, 0), s(30, 0), s(90, 18), s(150, 36), s(180, 48), s(195, 54),
+                    s(210, 60), s(225, 66), s(240, 72), s(240, 72)],
+    central_horse_pinned: s(120, 30),
+    bottom_cannon: s(90, 30),
 
     pawn_connected: s(12, 24),
     pawn_crossed: s(0, 10),
