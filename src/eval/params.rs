@@ -409,10 +409,10 @@ pub const PARAMS: Params = Params {
         // Pawn: small at home, worth more once across the river and most next to the palace;
         // on the last rank it can only step sideways (老兵).
         [[  0,   4,  10,  20,  24],
-         [ 20,  40,  60,  88, 100],
-         [ 20,  40,  58,  78,  88],
-         [ 14,  28,  44,  54,  58],
-         [ 10,  20,  28,  38,  40],
+         [ 60,  90, 150, 200, 220],
+         [ 60,  90, 130, 160, 170],
+         [ 60,  80, 110, 130, 140],
+         [ 40,  60,  80, 100, 110],
          [ -4,   0,   4,   0,  14],
          [ -6,   0,  -2,   0,   4],
          Z[7], Z[8], Z[9]],
