@@ -105,6 +105,10 @@ fn save(path: &PathBuf, params: &Params) -> anyhow::Result<()> {
 /// Reads the games, tunes, prints progress and writes the tuned weights.
 pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
     let threads = args.threads as usize;
+    let known: Vec<&str> = Params::ids().iter().map(|id| id.field).collect();
+    if let Some(f) = args.only.iter().find(|f| !known.contains(&f.as_str())) {
+        bail!("--only: no weight is called {f}");
+    }
     let begin = Instant::now();
     let data = load(args)?;
     println!(
@@ -135,10 +139,6 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         if args.k.is_some() { " (given)" } else { " (fitted)" }
     );
 
-    let known: Vec<&str> = Params::ids().iter().map(|id| id.field).collect();
-    if let Some(f) = args.only.iter().find(|f| !known.contains(&f.as_str())) {
-        bail!("--only: no weight is called {f}");
-    }
     let mut tuner = texel::Tuner::new(PARAMS.clone(), &data.train, k, threads, args.min_hits, &args.only);
     println!(
         "Tuning {} of {} weights (the rest are not chosen or change fewer than {} training positions)",
