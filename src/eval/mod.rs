@@ -15,7 +15,7 @@ mod lines;
 mod params;
 mod pst;
 
-pub use params::{s, HalfTable, ParamId, Params, MAX_PHASE, PARAMS, S};
+pub use params::{s, HalfTable, ParamId, Params, KIND_NAMES, MAX_PHASE, PARAMS, S};
 pub use pst::half_cell;
 
 use crate::board::{attacks, Position};
@@ -198,9 +198,15 @@ fn pawn_guard(color: Color, pawns: Bitboard) -> Bitboard {
 /// The evaluation of `pos` for the side to move, in centipawns (|score| ≤ [`EVAL_LIMIT`]).
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
+    score(pos, &PARAMS, &PST)
+}
+
+/// The evaluation under weights `p` (whose tables are expanded in `pst`).
+#[inline(always)]
+fn score(pos: &Position, p: &Params, pst: &PstTable) -> i32 {
     let mut terms = [[S::ZERO; 2]; Term::COUNT];
-    let phase = compute(pos, &PARAMS, &PST, &mut terms);
-    finish(pos, &PARAMS, &terms, phase).3
+    let phase = compute(pos, p, pst, &mut terms);
+    finish(pos, p, &terms, phase).3
 }
 
 /// The evaluation with weights other than [`PARAMS`], for tuning. [`evaluate`] keeps its
@@ -226,9 +232,7 @@ impl Weights {
     /// Like [`evaluate`], with these weights: the side to move's view, in centipawns.
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        let mut terms = [[S::ZERO; 2]; Term::COUNT];
-        let phase = compute(pos, &self.params, &self.pst, &mut terms);
-        finish(pos, &self.params, &terms, phase).3
+        score(pos, &self.params, &self.pst)
     }
 }
 

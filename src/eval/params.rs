@@ -156,8 +156,8 @@ pub struct ParamId {
     pub mg: Option<bool>,
 }
 
-/// Piece kind names by index, for [`ParamId`]'s display.
-const KIND_NAMES: [&str; 7] = ["King", "Advisor", "Elephant", "Horse", "Rook", "Cannon", "Pawn"];
+/// Piece kind names by index, as [`ParamId`] shows them and the tuner writes them in source.
+pub const KIND_NAMES: [&str; 7] = ["King", "Advisor", "Elephant", "Horse", "Rook", "Cannon", "Pawn"];
 
 impl ParamId {
     const fn new(field: &'static str, index: Option<usize>, mg: Option<bool>) -> ParamId {

@@ -1,10 +1,8 @@
 //! Tuned weights written as Rust source: the `PARAMS` constant laid out as in
 //! `src/eval/params.rs`, ready to replace it.
 
-use crate::eval::{HalfTable, Params, S};
+use crate::eval::{HalfTable, Params, KIND_NAMES, S};
 use std::fmt::Write;
-
-const KINDS: [&str; 7] = ["King", "Advisor", "Elephant", "Horse", "Rook", "Cannon", "Pawn"];
 
 fn pair(v: S) -> String {
     format!("s({}, {})", v.mg, v.eg)
@@ -21,7 +19,7 @@ fn ints(v: &[i32]) -> String {
 fn tables(out: &mut String, field: &str, tables: &[HalfTable; 7]) {
     let _ = writeln!(out, "    {field}: [");
     for (kind, table) in tables.iter().enumerate() {
-        let _ = writeln!(out, "        // {}", KINDS[kind]);
+        let _ = writeln!(out, "        // {}", KIND_NAMES[kind]);
         for (row, cells) in table.iter().enumerate() {
             let cells = cells.iter().map(|c| format!("{c:>4}")).collect::<Vec<_>>().join(",");
             let open = if row == 0 { "        [[" } else { "         [" };
