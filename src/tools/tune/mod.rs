@@ -132,14 +132,14 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         Some(k) => bail!("--k must be a positive number, not {k}"),
         None => texel::fit_k(&start, &data.train, threads),
     };
-    let train0 = texel::mean_error(&start, &data.train, k, threads);
+    // The tuner starts from the training error of the weights in use: no need to work it out twice.
+    let mut tuner = texel::Tuner::new(PARAMS.clone(), &data.train, k, threads, args.min_hits, &args.only);
+    let train0 = tuner.error();
     let valid0 = texel::mean_error(&start, &data.valid, k, threads);
     println!(
         "K = {k:.4}{}; error: training {train0:.6}, validation {valid0:.6}",
         if args.k.is_some() { " (given)" } else { " (fitted)" }
     );
-
-    let mut tuner = texel::Tuner::new(PARAMS.clone(), &data.train, k, threads, args.min_hits, &args.only);
     println!(
         "Tuning {} of {} weights (the rest are not chosen or change fewer than {} training positions)",
         tuner.active(),

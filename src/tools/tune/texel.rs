@@ -91,9 +91,8 @@ pub fn mean_error(w: &Weights, samples: &[Sample], k: f64, threads: usize) -> f6
     sum / samples.len() as f64
 }
 
-/// The K that minimises the error of `samples` under `w`: a scan, then a golden-section search
-/// around the best point of the scan. The evaluations are computed once.
-pub fn fit_k(w: &Weights, samples: &[Sample], threads: usize) -> f64 {
+/// The evaluation of every sample under `w`, from Red's view.
+fn red_evals(w: &Weights, samples: &[Sample], threads: usize) -> Vec<f64> {
     let mut evals = vec![0.0; samples.len()];
     par_chunks(&mut evals, threads, |start, out| {
         for (o, s) in out.iter_mut().zip(&samples[start..]) {
@@ -101,6 +100,13 @@ pub fn fit_k(w: &Weights, samples: &[Sample], threads: usize) -> f64 {
         }
         0.0
     });
+    evals
+}
+
+/// The K that minimises the error of `samples` under `w`: a scan, then a golden-section search
+/// around the best point of the scan. The evaluations are computed once.
+pub fn fit_k(w: &Weights, samples: &[Sample], threads: usize) -> f64 {
+    let evals = red_evals(w, samples, threads);
     let error = |k: f64| -> f64 {
         samples
             .iter()
@@ -211,10 +217,8 @@ pub struct Tuner<'a> {
     scratch: Vec<f64>,
 }
 
-/// The index in `Tuner::subsets` of the half-table cell a piece of `kind` and `color` on `sq`
-/// reads.
-fn cell_of(kind: usize, color: Color, sq: crate::core::Square) -> usize {
-    let (row, col) = half_cell(color.index(), sq.index());
+/// The index in `Tuner::subsets` of cell `(row, col)` of `kind`'s half table.
+fn cell_index(kind: usize, (row, col): (usize, usize)) -> usize {
     kind * 50 + row * 5 + col
 }
 
@@ -236,7 +240,7 @@ impl<'a> Tuner<'a> {
             for color in Color::BOTH {
                 for kind in crate::core::PieceKind::ALL {
                     for sq in s.pos.pieces(color, kind) {
-                        seen.push(cell_of(kind.index(), color, sq));
+                        seen.push(cell_index(kind.index(), half_cell(color.index(), sq.index())));
                     }
                 }
             }
@@ -248,14 +252,7 @@ impl<'a> Tuner<'a> {
         }
 
         let values = base.to_vec();
-        let w = Weights::new(base.clone());
-        let mut evals = vec![0.0; samples.len()];
-        par_chunks(&mut evals, threads, |start, out| {
-            for (o, s) in out.iter_mut().zip(&samples[start..]) {
-                *o = f64::from(red_eval(&w, &s.pos));
-            }
-            0.0
-        });
+        let evals = red_evals(&Weights::new(base.clone()), samples, threads);
         let errors: Vec<f64> = samples
             .iter()
             .zip(&evals)
@@ -269,7 +266,7 @@ impl<'a> Tuner<'a> {
             let (lo, hi, step) = range_and_step(id);
             let chosen = only.is_empty() || only.iter().any(|f| f == id.field);
             let touch = match (id.index, id.cell) {
-                (Some(kind), Some((row, col))) => Some(kind * 50 + row * 5 + col),
+                (Some(kind), Some(cell)) => Some(cell_index(kind, cell)),
                 _ if linear(id) && chosen => {
                     let mut probe = values.clone();
                     probe[i] += PROBE;
