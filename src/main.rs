@@ -31,7 +31,7 @@ enum Command {
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
-        None => chariot::protocol::run_stdio(),
+        None => chariot::engine::run_stdio(),
         Some(Command::Perft(a)) => tools::perft::run(&a),
         Some(Command::Bench(a)) => tools::bench::run(&a),
         Some(Command::Match(a)) => tools::matches::run(&a),

@@ -1,9 +1,9 @@
-//! The engine protocols: UCI (Pikafish's xiangqi dialect) and UCCI (ElephantEye's).
+//! The engine protocols' text: UCI (Pikafish's xiangqi dialect) and UCCI (ElephantEye's).
 //!
-//! Three threads: a reader turns stdin lines into typed commands ([`command`]), the
-//! controller ([`crate::engine::Engine`], the main thread) owns the state and is the only
-//! writer to stdout, and a persistent worker runs the searches. [`uci`] and [`ucci`] format
-//! what the controller prints.
+//! This layer is pure text: the reader ([`read_commands`]) turns input lines into typed
+//! commands ([`command`]); [`uci`] and [`ucci`] format what the controller prints. It knows
+//! nothing of the controller (`crate::engine`), which owns the state, runs the reader thread
+//! and is the only writer to stdout.
 
 pub mod command;
 pub mod ucci;
@@ -11,7 +11,7 @@ pub mod uci;
 
 use command::{Command, CommandError, MAX_LINE};
 use crossbeam_channel::Sender;
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead};
 
 /// What the reader hands the controller: a command or why the line is not one.
 pub type Input = Result<Command, CommandError>;
@@ -83,20 +83,6 @@ pub fn read_commands(mut input: impl BufRead, tx: Sender<Input>) {
             buf = Vec::with_capacity(4096);
         }
     }
-}
-
-/// Runs the protocol on stdin/stdout until `quit` or end of input.
-pub fn run_stdio() -> anyhow::Result<()> {
-    let (tx, rx) = crossbeam_channel::unbounded();
-    std::thread::Builder::new()
-        .name("stdin".into())
-        .spawn(move || read_commands(io::stdin().lock(), tx))?;
-    let mut engine = crate::engine::Engine::new(io::stdout());
-    engine.run(&rx)?;
-    // Leave at once, without dropping the engine: giving back the pages of a large hash table
-    // alone takes ~80 ms for 1 GB, and `quit` must act within 10 ms. The OS reclaims it all.
-    io::stdout().flush()?;
-    std::process::exit(0)
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! spawning, the handshake with a timeout, options, `position` + `go` in the engine's dialect,
 //! and reading `info`/`bestmove` with deadlines through a reader thread and a channel.
 
-use super::game::TimeControl;
+use super::tc::TimeControl;
 use anyhow::{anyhow, bail, Context};
 use crossbeam_channel::{Receiver, RecvTimeoutError};
 use std::io::{BufRead, BufReader, Write};

@@ -8,11 +8,12 @@ pub mod game;
 pub mod openings;
 pub mod pgn;
 pub mod stats;
+pub mod tc;
 
 use anyhow::{anyhow, bail, Context};
 use crossbeam_channel::RecvTimeoutError;
 use engine::{Engine, EngineSpec};
-use game::{DrawRule, GameRecord, GameSettings, ResignRule, TimeControl};
+use game::{DrawRule, GameRecord, GameSettings, ResignRule};
 use openings::Opening;
 use stats::{Sprt, Tally, Verdict};
 use std::collections::HashMap;
@@ -21,6 +22,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
+use tc::TimeControl;
 
 const AFTER_HELP: &str = "\
 ENGINE SETTINGS (after each --engine, give exactly two engines):

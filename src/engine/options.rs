@@ -1,0 +1,172 @@
+//! The engine's settings: every option of every dialect is named, validated and applied
+//! here, and nowhere else. [`parse_change`] turns `setoption` (UCI, UCCI) or CECP's
+//! `option`/`memory`/`cores` into a typed [`Change`] without touching anything; the
+//! controller then applies it whole.
+
+use super::worker::Job;
+use super::Engine;
+use crate::protocol::command::shown;
+use std::io::{self, Write};
+use std::time::Duration;
+
+/// The engine's settings, both dialects.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub threads: usize,
+    pub hash_mb: usize,
+    pub ponder: bool,
+    pub multipv: usize,
+    pub move_overhead: Duration,
+    pub show_wdl: bool,
+    /// UCCI: `go time` values are milliseconds instead of seconds.
+    pub usemillisec: bool,
+    pub batch: bool,
+    pub debug: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            threads: 1,
+            hash_mb: 16,
+            ponder: false,
+            multipv: 1,
+            move_overhead: Duration::from_millis(10),
+            show_wdl: false,
+            usemillisec: false,
+            batch: false,
+            debug: false,
+        }
+    }
+}
+
+/// A change of settings, validated before anything is touched.
+pub(super) enum Change {
+    Threads(usize),
+    Hash(usize),
+    ClearHash,
+    NewGame,
+    Ponder(bool),
+    MultiPv(usize),
+    Overhead(u64),
+    ShowWdl(bool),
+    UseMillisec(bool),
+    Batch(bool),
+    Debug(bool),
+}
+
+impl<W: Write> Engine<W> {
+    pub(super) fn set_option(&mut self, name: &str, value: Option<&str>) -> io::Result<()> {
+        let change = match parse_change(name, value) {
+            Ok(c) => c,
+            Err(e) => return self.error(&format!("setoption: {e}; settings unchanged")),
+        };
+        self.finish_running()?;
+        match change {
+            Change::Threads(n) => {
+                self.opts.threads = n;
+                self.config(Job::SetThreads(n));
+            }
+            Change::Hash(mb) => {
+                let cap = hash_cap_mb();
+                let mb = if mb > cap {
+                    self.say(&format!(
+                        "info string Hash {mb} MB is more than this machine can give; using {cap} MB"
+                    ))?;
+                    cap
+                } else {
+                    mb
+                };
+                self.opts.hash_mb = mb;
+                self.config(Job::SetHash(mb));
+            }
+            Change::ClearHash => self.config(Job::Clear),
+            Change::NewGame => self.new_game(),
+            Change::Ponder(b) => self.opts.ponder = b,
+            Change::MultiPv(n) => self.opts.multipv = n,
+            Change::Overhead(ms) => self.opts.move_overhead = Duration::from_millis(ms),
+            Change::ShowWdl(b) => self.opts.show_wdl = b,
+            Change::UseMillisec(b) => self.opts.usemillisec = b,
+            Change::Batch(b) => self.opts.batch = b,
+            Change::Debug(b) => self.opts.debug = b,
+        }
+        Ok(())
+    }
+}
+
+/// The largest hash this machine can reasonably give, in MB: half its memory and no more
+/// than three quarters of what is free now (65536 when that cannot be read).
+fn hash_cap_mb() -> usize {
+    let Ok(info) = std::fs::read_to_string("/proc/meminfo") else {
+        return 65536;
+    };
+    let field = |name: &str| -> Option<usize> {
+        let line = info.lines().find(|l| l.starts_with(name))?;
+        line.split_whitespace().nth(1)?.parse::<usize>().ok()
+    };
+    match (field("MemTotal:"), field("MemAvailable:")) {
+        (Some(total_kb), Some(avail_kb)) => ((total_kb / 2).min(avail_kb / 4 * 3) / 1024).clamp(1, 65536),
+        _ => 65536,
+    }
+}
+
+fn spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, String> {
+    let v = value.ok_or_else(|| format!("{name} needs a value ({min}..{max})"))?;
+    let n: u64 = v
+        .parse()
+        .map_err(|_| format!("{name} value '{}' is not a number ({min}..{max})", shown(v)))?;
+    if n < min || n > max {
+        return Err(format!("{name} value {n} is out of range {min}..{max}"));
+    }
+    Ok(n)
+}
+
+fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
+    match value.map(|v| v.to_ascii_lowercase()).as_deref() {
+        Some("true" | "on") => Ok(true),
+        Some("false" | "off") => Ok(false),
+        Some(other) => Err(format!("{name} value '{}' is not true or false", shown(other))),
+        None => Err(format!("{name} needs a value (true or false)")),
+    }
+}
+
+/// Validates `setoption` for both dialects' option names (case-insensitive).
+pub(super) fn parse_change(name: &str, value: Option<&str>) -> Result<Change, String> {
+    let key = name.to_ascii_lowercase();
+    let key = key.split_whitespace().collect::<Vec<_>>().join(" ");
+    Ok(match key.as_str() {
+        "threads" => Change::Threads(spin("Threads", value, 1, 256)? as usize),
+        "hash" => Change::Hash(spin("Hash", value, 1, 65536)? as usize),
+        // UCCI's range starts at 0, which we read as the smallest table.
+        "hashsize" => Change::Hash(spin("hashsize", value, 0, 65536)?.max(1) as usize),
+        "clear hash" => Change::ClearHash,
+        "newgame" => Change::NewGame,
+        "ponder" => Change::Ponder(check(name, value)?),
+        "multipv" => Change::MultiPv(spin("MultiPV", value, 1, 128)? as usize),
+        "move overhead" => Change::Overhead(spin("Move Overhead", value, 0, 5000)?),
+        "uci_showwdl" => Change::ShowWdl(check(name, value)?),
+        "usemillisec" => Change::UseMillisec(check(name, value)?),
+        "batch" => Change::Batch(check(name, value)?),
+        "debug" => Change::Debug(check(name, value)?),
+        _ => return Err(format!("unknown option '{}'", shown(name))),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn option_validation() {
+        assert!(matches!(parse_change("HASH", Some("64")), Ok(Change::Hash(64))));
+        assert!(matches!(
+            parse_change("move  overhead", Some("0")),
+            Ok(Change::Overhead(0))
+        ));
+        assert!(parse_change("Hash", Some("999999999999")).is_err());
+        assert!(parse_change("Threads", Some("0")).is_err());
+        assert!(parse_change("EvalFile", Some("x.nnue")).is_err());
+        assert!(parse_change("Ponder", Some("maybe")).is_err());
+        assert!(matches!(parse_change("hashsize", Some("0")), Ok(Change::Hash(1))));
+    }
+}

@@ -1,0 +1,125 @@
+//! The search worker: a persistent thread that owns the [`Searcher`] and runs the
+//! controller's jobs in order, and the helper that runs tools (perft, bench) on a big stack.
+//!
+//! The worker never prints: it reports through [`Event`]s, which the controller turns into
+//! output. A panicking job is reported and the searcher rebuilt, so a bug never takes the
+//! engine down.
+
+use crate::board::Position;
+use crate::search::{Control, Info, Limits, SearchResult, Searcher};
+use crossbeam_channel::{Receiver, Sender};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+use super::options::Options;
+
+/// Stack of the search worker: deep recursion must never overflow.
+pub(super) const WORKER_STACK: usize = 64 * 1024 * 1024;
+
+/// Work for the search worker, done in the order sent.
+pub(super) enum Job {
+    Search {
+        id: u64,
+        pos: Box<Position>,
+        limits: Box<Limits>,
+        control: Arc<Control>,
+    },
+    SetHash(usize),
+    SetThreads(usize),
+    Clear,
+}
+
+/// What the worker reports.
+pub(super) enum Event {
+    Info(u64, Box<Info>),
+    /// The search ended; the text is set when it panicked.
+    Done(u64, Box<SearchResult>, Option<String>),
+    /// A configuration job finished (with a message to print, if any).
+    ConfigDone(Option<String>),
+}
+
+pub(super) fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string())
+}
+
+/// The worker's body: owns the `Searcher` and runs jobs until the controller goes away. A
+/// panicking job is reported and the searcher rebuilt, so a bug never takes the engine down.
+pub(super) fn run(jobs: Receiver<Job>, events: Sender<Event>) {
+    let (mut hash, mut threads) = (Options::default().hash_mb, Options::default().threads);
+    let mut searcher = Searcher::new(hash, threads);
+    for job in jobs {
+        let event = match job {
+            Job::Search {
+                id,
+                pos,
+                limits,
+                control,
+            } => {
+                let tx = events.clone();
+                let mut reporter = move |info: &Info| {
+                    let _ = tx.send(Event::Info(id, Box::new(info.clone())));
+                };
+                let run = catch_unwind(AssertUnwindSafe(|| {
+                    searcher.search(&pos, &limits, &control, &mut reporter)
+                }));
+                match run {
+                    Ok(result) => Event::Done(id, Box::new(result), None),
+                    Err(p) => {
+                        searcher = Searcher::new(hash, threads);
+                        Event::Done(id, Box::default(), Some(panic_text(&*p)))
+                    }
+                }
+            }
+            config => {
+                let run = catch_unwind(AssertUnwindSafe(|| match config {
+                    Job::SetHash(mb) => {
+                        hash = mb;
+                        searcher.set_hash(mb);
+                    }
+                    Job::SetThreads(n) => {
+                        threads = n;
+                        searcher.set_threads(n);
+                    }
+                    Job::Clear => searcher.clear(),
+                    Job::Search { .. } => {}
+                }));
+                match run {
+                    Ok(()) => Event::ConfigDone(None),
+                    Err(p) => {
+                        searcher = Searcher::new(1, 1);
+                        hash = 1;
+                        threads = 1;
+                        Event::ConfigDone(Some(format!(
+                            "info string error: {}; hash and threads reset to 1",
+                            panic_text(&*p)
+                        )))
+                    }
+                }
+            }
+        };
+        if events.send(event).is_err() {
+            return;
+        }
+    }
+}
+
+/// Runs a tool for people (perft, bench) to completion on a thread with a large stack and
+/// returns its text. The controller waits: these are not searches, and their output must
+/// stay in order with what follows.
+pub(super) fn run_tool(tool: impl FnOnce() -> String + Send) -> String {
+    std::thread::scope(|s| {
+        match std::thread::Builder::new()
+            .stack_size(WORKER_STACK)
+            .spawn_scoped(s, tool)
+        {
+            Ok(handle) => match handle.join() {
+                Ok(text) => text,
+                Err(p) => format!("info string error: {}", panic_text(&*p)),
+            },
+            Err(e) => format!("info string error: cannot start a thread: {e}"),
+        }
+    })
+}
