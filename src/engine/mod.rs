@@ -26,6 +26,7 @@ use crate::board::{rules, Position};
 use crate::core::Move;
 use crate::protocol::command::{shown, Command, GoParams, Start};
 use crate::protocol::{read_commands, ucci, uci, Dialect, Input};
+use crate::search::skill::Skill;
 use crate::search::{Control, Limits, SearchResult};
 use crate::{eval, tools};
 use crossbeam_channel::{select, Receiver, Sender};
@@ -71,6 +72,8 @@ struct Running {
     last_pv: Vec<Move>,
     /// UCCI: the opponent offers a draw.
     draw_offered: bool,
+    /// Below full strength: how to choose among the search's lines.
+    skill: Option<Skill>,
 }
 
 impl Running {
@@ -289,8 +292,14 @@ impl<W: Write> Engine<W> {
 
     /// Ends any running search, then starts one of the current position under `limits`
     /// (`ponder`: hold the clock until `ponderhit`; `draw`: the opponent offers a draw).
-    fn start_search(&mut self, limits: Limits, ponder: bool, draw: bool) -> io::Result<()> {
+    fn start_search(&mut self, mut limits: Limits, ponder: bool, draw: bool) -> io::Result<()> {
         self.finish_running()?;
+
+        // A strength level limits every search but analysis (`go infinite`).
+        let skill = self.opts.skill().filter(|_| !limits.infinite);
+        if let Some(s) = skill {
+            s.apply(&mut limits);
+        }
 
         let mut roots: Vec<Move> = self.pos.legal_moves().iter().collect();
         if !limits.searchmoves.is_empty() {
@@ -317,6 +326,7 @@ impl<W: Write> Engine<W> {
             result: None,
             last_pv: Vec::new(),
             draw_offered: draw,
+            skill,
         };
         if running.roots.is_empty() {
             // Nothing to search: the answer is known, but it still waits for `stop` or
@@ -468,7 +478,18 @@ impl<W: Write> Engine<W> {
         let Some(r) = self.running.take() else {
             return Ok(());
         };
-        let result = r.result.unwrap_or_default();
+        let mut result = r.result.unwrap_or_default();
+        if let Some(skill) = r.skill {
+            let seed = Skill::seed(r.pos.key(), self.opts.skill_seed);
+            if let Some(m) = skill.pick(&result.lines, seed).filter(|m| Some(*m) != result.best) {
+                result.ponder = result
+                    .lines
+                    .iter()
+                    .find(|l| l.mv == m)
+                    .and_then(|l| l.pv.get(1).copied());
+                result.best = Some(m);
+            }
+        }
         let mut best = result.best.filter(|m| r.roots.contains(m));
         if let (Some(m), None) = (result.best, best) {
             self.error(&format!(

@@ -6,6 +6,7 @@
 use super::worker::Job;
 use super::Engine;
 use crate::protocol::command::shown;
+use crate::search::skill::{self, Skill};
 use std::io::{self, Write};
 use std::time::Duration;
 
@@ -22,6 +23,25 @@ pub struct Options {
     pub usemillisec: bool,
     pub batch: bool,
     pub debug: bool,
+    /// `Skill Level` 0..=20 (UCCI `level`); 20 is full strength.
+    pub skill_level: u8,
+    /// `UCI_LimitStrength`: play at `UCI_Elo` instead of `Skill Level`.
+    pub limit_strength: bool,
+    pub elo: u32,
+    /// `Skill Seed`: the weak levels' choices depend on it and on the position only.
+    pub skill_seed: u64,
+}
+
+impl Options {
+    /// The strength to play at, `None` at full strength.
+    pub fn skill(&self) -> Option<Skill> {
+        let skill = if self.limit_strength {
+            Skill::from_elo(self.elo)
+        } else {
+            Skill::from_level(self.skill_level)
+        };
+        (!skill.is_full()).then_some(skill)
+    }
 }
 
 impl Default for Options {
@@ -36,6 +56,10 @@ impl Default for Options {
             usemillisec: false,
             batch: false,
             debug: false,
+            skill_level: skill::MAX_LEVEL,
+            limit_strength: false,
+            elo: skill::ELO_MAX,
+            skill_seed: 0,
         }
     }
 }
@@ -53,6 +77,10 @@ pub(super) enum Change {
     UseMillisec(bool),
     Batch(bool),
     Debug(bool),
+    SkillLevel(u8),
+    LimitStrength(bool),
+    Elo(u32),
+    SkillSeed(u64),
 }
 
 impl<W: Write> Engine<W> {
@@ -89,6 +117,10 @@ impl<W: Write> Engine<W> {
             Change::UseMillisec(b) => self.opts.usemillisec = b,
             Change::Batch(b) => self.opts.batch = b,
             Change::Debug(b) => self.opts.debug = b,
+            Change::SkillLevel(l) => self.opts.skill_level = l,
+            Change::LimitStrength(b) => self.opts.limit_strength = b,
+            Change::Elo(e) => self.opts.elo = e,
+            Change::SkillSeed(s) => self.opts.skill_seed = s,
         }
         Ok(())
     }
@@ -148,6 +180,11 @@ pub(super) fn parse_change(name: &str, value: Option<&str>) -> Result<Change, St
         "usemillisec" => Change::UseMillisec(check(name, value)?),
         "batch" => Change::Batch(check(name, value)?),
         "debug" => Change::Debug(check(name, value)?),
+        // UCCI has no strength convention; `level` is the nearest (ElephantEye-style) name.
+        "skill level" | "level" => Change::SkillLevel(spin(name, value, 0, skill::MAX_LEVEL.into())? as u8),
+        "uci_limitstrength" => Change::LimitStrength(check(name, value)?),
+        "uci_elo" => Change::Elo(spin("UCI_Elo", value, skill::ELO_MIN.into(), skill::ELO_MAX.into())? as u32),
+        "skill seed" => Change::SkillSeed(spin("Skill Seed", value, 0, u32::MAX.into())?),
         _ => return Err(format!("unknown option '{}'", shown(name))),
     })
 }
@@ -168,5 +205,19 @@ mod tests {
         assert!(parse_change("EvalFile", Some("x.nnue")).is_err());
         assert!(parse_change("Ponder", Some("maybe")).is_err());
         assert!(matches!(parse_change("hashsize", Some("0")), Ok(Change::Hash(1))));
+        assert!(matches!(
+            parse_change("skill  LEVEL", Some("3")),
+            Ok(Change::SkillLevel(3))
+        ));
+        assert!(matches!(parse_change("level", Some("0")), Ok(Change::SkillLevel(0))));
+        assert!(parse_change("Skill Level", Some("21")).is_err());
+        assert!(parse_change("UCI_Elo", Some("100")).is_err());
+        assert!(matches!(parse_change("UCI_Elo", Some("1500")), Ok(Change::Elo(1500))));
+        let mut o = Options::default();
+        assert!(o.skill().is_none());
+        o.skill_level = 4;
+        assert!(o.skill().is_some());
+        o.limit_strength = true;
+        assert!(o.skill().is_none(), "UCI_Elo at its maximum is full strength");
     }
 }

@@ -1,6 +1,7 @@
 //! UCCI output (ElephantEye's dialect): the handshake, info lines and `bestmove`/`nobestmove`.
 
 use crate::core::Move;
+use crate::search::skill::MAX_LEVEL;
 use crate::search::{Info, Score, MATE};
 use std::fmt::Write;
 
@@ -17,6 +18,7 @@ pub fn handshake() -> String {
          option hashsize type spin min 0 max 65536 default 16\n\
          option threads type spin min 1 max 256 default 1\n\
          option newgame type button\n\
+         option level type spin min 0 max {MAX_LEVEL} default {MAX_LEVEL}\n\
          ucciok",
         env!("CARGO_PKG_VERSION")
     )

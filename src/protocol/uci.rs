@@ -1,6 +1,7 @@
 //! UCI output (Pikafish's xiangqi dialect): the handshake, info lines and `bestmove`.
 
 use crate::core::Move;
+use crate::search::skill::{ELO_MAX, ELO_MIN, MAX_LEVEL};
 use crate::search::{Bound, Info, Score};
 use std::fmt::Write;
 
@@ -16,6 +17,10 @@ pub fn handshake() -> String {
          option name MultiPV type spin default 1 min 1 max 128\n\
          option name Move Overhead type spin default 10 min 0 max 5000\n\
          option name UCI_ShowWDL type check default false\n\
+         option name Skill Level type spin default {MAX_LEVEL} min 0 max {MAX_LEVEL}\n\
+         option name UCI_LimitStrength type check default false\n\
+         option name UCI_Elo type spin default {ELO_MAX} min {ELO_MIN} max {ELO_MAX}\n\
+         option name Skill Seed type spin default 0 min 0 max 4294967295\n\
          uciok",
         env!("CARGO_PKG_VERSION")
     )

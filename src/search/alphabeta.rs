@@ -97,6 +97,8 @@ pub(super) struct Outcome {
     pub(super) pv: Vec<Move>,
     pub(super) score: i32,
     pub(super) depth: u32,
+    /// With MultiPV > 1: the lines of the last completed iteration, best first.
+    pub(super) lines: Vec<super::RootLine>,
 }
 
 /// One searching thread.
@@ -249,6 +251,7 @@ impl<'a> Worker<'a> {
             pv: self.root_moves.first().map(|r| vec![r.mv]).unwrap_or_default(),
             score: -INFINITY,
             depth: 0,
+            lines: Vec::new(),
         };
         let mut instability = 0.0f64;
         let mut prev_best = completed.best;
@@ -283,16 +286,30 @@ impl<'a> Worker<'a> {
                         pv: rm.pv.clone(),
                         score: rm.score,
                         depth: completed.depth,
+                        lines: std::mem::take(&mut completed.lines),
                     };
                 }
                 break;
             }
             let best = &self.root_moves[0];
+            let lines = if multipv > 1 {
+                let lines = self.root_moves[..multipv].iter();
+                lines
+                    .map(|r| super::RootLine {
+                        mv: r.mv,
+                        score: r.score,
+                        pv: r.pv.clone(),
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
             completed = Outcome {
                 best: Some(best.mv),
                 pv: best.pv.clone(),
                 score: best.score,
                 depth: depth as u32,
+                lines,
             };
             if self.id != 0 {
                 depth += 1;

@@ -4,11 +4,13 @@
 //! Layout: `alphabeta` (iterative deepening, PVS, quiescence, pruning, rules in the tree),
 //! `movepick` (staged move ordering and histories), `see` (static exchange evaluation),
 //! `tt` (the shared lock-free transposition table), `time` (soft and hard time limits),
+//! `skill` (strength levels: a limited search and a weighted choice among its best lines),
 //! and this file: the public API and Lazy SMP (threads sharing the table).
 
 mod alphabeta;
 pub mod movepick;
 pub mod see;
+pub mod skill;
 pub mod time;
 pub mod tt;
 
@@ -163,6 +165,18 @@ pub struct SearchResult {
     pub score: i32,
     pub depth: u32,
     pub nodes: u64,
+    /// With MultiPV > 1: every line of the last completed iteration, best first (what
+    /// [`skill::Skill::pick`] chooses from). Empty otherwise.
+    pub lines: Vec<RootLine>,
+}
+
+/// One root move's line of a completed iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootLine {
+    pub mv: Move,
+    /// Internal score (mates as `MATE - plies`), the side to move's view.
+    pub score: i32,
+    pub pv: Vec<Move>,
 }
 
 /// The searcher: owns the hash table and learned state across searches of one game.
@@ -235,6 +249,7 @@ impl Searcher {
                 score: -MATE,
                 depth: 0,
                 nodes: 0,
+                lines: Vec::new(),
             };
         }
         self.tt.new_search();
@@ -276,6 +291,7 @@ impl Searcher {
             ponder,
             score: outcome.score,
             depth: outcome.depth,
+            lines: outcome.lines,
             nodes: shared.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum(),
         }
     }
