@@ -1,4 +1,4 @@
-//! The `chariot` binary: with no subcommand it speaks UCI/UCCI on stdin/stdout.
+//! The `chariot` binary: with no subcommand it speaks UCI/UCCI/CECP on stdin/stdout.
 
 use chariot::tools;
 use clap::{Parser, Subcommand};
@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 #[command(
     name = "chariot",
     version,
-    about = "Chariot, a xiangqi engine (UCI and UCCI on stdin/stdout when run without a subcommand)"
+    about = "Chariot, a xiangqi engine (UCI, UCCI and CECP on stdin/stdout when run without a subcommand)"
 )]
 struct Cli {
     #[command(subcommand)]

@@ -12,9 +12,12 @@
 //!
 //! Layout: this file is the controller (state, command dispatch, searches and their one
 //! answer); [`options`] names, validates and applies every setting; [`limits`] turns a `go`
-//! into search limits; `worker` runs the searches on their own thread. Each dialect's text
+//! into search limits; `worker` runs the searches on their own thread; `cecp` is the game
+//! state CECP adds (XBoard's engine keeps the game and plays its own moves), on the same
+//! controller, worker and stop flag. Each dialect's text
 //! lives in [`crate::protocol`], which knows nothing of the engine.
 
+mod cecp;
 mod limits;
 mod options;
 mod worker;
@@ -74,6 +77,8 @@ struct Running {
     draw_offered: bool,
     /// Below full strength: how to choose among the search's lines.
     skill: Option<Skill>,
+    /// Abandoned: its answer is not printed (CECP: the game moved on without it).
+    silent: bool,
 }
 
 impl Running {
@@ -103,7 +108,10 @@ pub struct Engine<W: Write> {
     next_id: u64,
     /// Configuration jobs sent to the worker and not finished: `isready` waits for them.
     config_pending: usize,
-    readyok_waiting: usize,
+    /// Answers (`readyok`, `pong N`) held until the pending configuration jobs finish.
+    waiting: Vec<String>,
+    /// The game state of the CECP dialect.
+    cecp: cecp::State,
 }
 
 impl<W: Write> Engine<W> {
@@ -131,7 +139,8 @@ impl<W: Write> Engine<W> {
             running: None,
             next_id: 0,
             config_pending: 0,
-            readyok_waiting: 0,
+            waiting: Vec::new(),
+            cecp: cecp::State::default(),
         }
     }
 
@@ -171,8 +180,16 @@ impl<W: Write> Engine<W> {
         self.out.flush()
     }
 
+    /// A message for people, in the dialect's comment form (`info string …`; `# …` in CECP).
+    fn note(&mut self, text: &str) -> io::Result<()> {
+        match self.dialect {
+            Dialect::Uci | Dialect::Ucci => self.say(&format!("info string {text}")),
+            Dialect::Cecp => self.say(&format!("# {text}")),
+        }
+    }
+
     fn error(&mut self, text: &str) -> io::Result<()> {
-        self.say(&format!("info string error: {text}"))
+        self.note(&format!("error: {text}"))
     }
 
     /// Handles one input; `Ok(false)` means quit.
@@ -193,13 +210,13 @@ impl<W: Write> Engine<W> {
                 self.dialect = Dialect::Ucci;
                 self.say(&ucci::handshake())?;
             }
-            Command::IsReady => {
-                if self.config_pending > 0 {
-                    self.readyok_waiting += 1;
-                } else {
-                    self.say("readyok")?;
-                }
+            Command::Xboard => {
+                self.finish_running()?;
+                self.dialect = Dialect::Cecp;
+                self.cecp_reset();
             }
+            Command::Cecp(c) => return self.cecp(c),
+            Command::IsReady => self.answer_when_configured("readyok".to_string())?,
             Command::UciNewGame => {
                 self.finish_running()?;
                 self.new_game();
@@ -327,6 +344,7 @@ impl<W: Write> Engine<W> {
             last_pv: Vec::new(),
             draw_offered: draw,
             skill,
+            silent: false,
         };
         if running.roots.is_empty() {
             // Nothing to search: the answer is known, but it still waits for `stop` or
@@ -411,7 +429,7 @@ impl<W: Write> Engine<W> {
             r.control.stop.store(true, Ordering::SeqCst);
         }
         if r.emergency.is_some_and(|d| d <= now) && r.result.is_none() {
-            self.say("info string the search did not stop in time; answering with its last completed iteration")?;
+            self.note("the search did not stop in time; answering with its last completed iteration")?;
             self.emit_bestmove()?;
         }
         Ok(())
@@ -437,6 +455,7 @@ impl<W: Write> Engine<W> {
                             self.say(&ucci::info_time(&info))?;
                         }
                     }
+                    Dialect::Cecp => self.cecp_info(*info)?,
                 }
             }
             Event::Done(id, result, failure) => {
@@ -461,9 +480,8 @@ impl<W: Write> Engine<W> {
                     self.say(text.trim_end())?;
                 }
                 if self.config_pending == 0 {
-                    while self.readyok_waiting > 0 {
-                        self.readyok_waiting -= 1;
-                        self.say("readyok")?;
+                    for answer in std::mem::take(&mut self.waiting) {
+                        self.say(&answer)?;
                     }
                 }
             }
@@ -478,6 +496,9 @@ impl<W: Write> Engine<W> {
         let Some(r) = self.running.take() else {
             return Ok(());
         };
+        if r.silent {
+            return Ok(());
+        }
         let mut result = r.result.unwrap_or_default();
         if let Some(skill) = r.skill {
             let seed = Skill::seed(r.pos.key(), self.opts.skill_seed);
@@ -501,7 +522,7 @@ impl<W: Write> Engine<W> {
             // completed iteration's move, else in UCI any legal move.
             best = r.last_pv.first().copied().filter(|m| r.roots.contains(m));
         }
-        if best.is_none() && self.dialect == Dialect::Uci {
+        if best.is_none() && self.dialect != Dialect::Ucci {
             best = r.roots.first().copied();
         }
         let ponder = best.and_then(|b| {
@@ -516,6 +537,7 @@ impl<W: Write> Engine<W> {
         });
         let line = match self.dialect {
             Dialect::Uci => uci::bestmove(best, ponder),
+            Dialect::Cecp => return self.cecp_played(best),
             Dialect::Ucci => {
                 // Accept an offered draw unless we think we stand better.
                 let draw = r.draw_offered && best.is_some() && result.score <= 0;
@@ -523,6 +545,24 @@ impl<W: Write> Engine<W> {
             }
         };
         self.say(&line)
+    }
+
+    /// Ends the running search, if any, without printing its answer.
+    fn abandon_running(&mut self) -> io::Result<()> {
+        if let Some(r) = self.running.as_mut() {
+            r.silent = true;
+        }
+        self.finish_running()
+    }
+
+    /// Prints `answer` now, or once the configuration jobs sent so far have finished.
+    fn answer_when_configured(&mut self, answer: String) -> io::Result<()> {
+        if self.config_pending > 0 {
+            self.waiting.push(answer);
+            Ok(())
+        } else {
+            self.say(&answer)
+        }
     }
 
     /// Ends the running search, if any, and prints its `bestmove` before returning.

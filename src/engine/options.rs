@@ -98,8 +98,8 @@ impl<W: Write> Engine<W> {
             Change::Hash(mb) => {
                 let cap = hash_cap_mb();
                 let mb = if mb > cap {
-                    self.say(&format!(
-                        "info string Hash {mb} MB is more than this machine can give; using {cap} MB"
+                    self.note(&format!(
+                        "Hash {mb} MB is more than this machine can give; using {cap} MB"
                     ))?;
                     cap
                 } else {

@@ -5,6 +5,7 @@
 //! text (their legality is the position's question) and keeps clock values as signed raw
 //! numbers (their unit depends on UCCI's `usemillisec`, their sign is judged by the engine).
 
+use super::cecp;
 use crate::core::Move;
 use std::fmt;
 
@@ -52,6 +53,10 @@ pub struct GoParams {
 pub enum Command {
     Uci,
     Ucci,
+    /// `xboard`: CECP from now on; the reader parses every later line as [`cecp::Cmd`].
+    Xboard,
+    /// A CECP line (after `xboard`).
+    Cecp(cecp::Cmd),
     IsReady,
     UciNewGame,
     /// `setoption name <name> [value <v>]` (UCI) or `setoption <name> [<value>]` (UCCI).
@@ -213,6 +218,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
     match first {
         "uci" => no_args(Command::Uci),
         "ucci" => no_args(Command::Ucci),
+        "xboard" => no_args(Command::Xboard),
         "isready" => no_args(Command::IsReady),
         "ucinewgame" => no_args(Command::UciNewGame),
         "stop" => no_args(Command::Stop),

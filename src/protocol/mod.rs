@@ -1,10 +1,12 @@
-//! The engine protocols' text: UCI (Pikafish's xiangqi dialect) and UCCI (ElephantEye's).
+//! The engine protocols' text: UCI (Pikafish's xiangqi dialect), UCCI (ElephantEye's) and
+//! CECP (XBoard protocol 2).
 //!
 //! This layer is pure text: the reader ([`read_commands`]) turns input lines into typed
-//! commands ([`command`]); [`uci`] and [`ucci`] format what the controller prints. It knows
+//! commands ([`command`], and [`cecp`] after `xboard`); [`uci`], [`ucci`] and [`cecp`] format what the controller prints. It knows
 //! nothing of the controller (`crate::engine`), which owns the state, runs the reader thread
 //! and is the only writer to stdout.
 
+pub mod cecp;
 pub mod command;
 pub mod ucci;
 pub mod uci;
@@ -16,11 +18,32 @@ use std::io::{self, BufRead};
 /// What the reader hands the controller: a command or why the line is not one.
 pub type Input = Result<Command, CommandError>;
 
-/// The dialect in use: UCI unless `ucci` was received.
+/// The dialect in use: UCI unless `ucci` or `xboard` was received.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dialect {
     Uci,
     Ucci,
+    Cecp,
+}
+
+/// A CECP line as a command: bad bytes and overlong lines become [`cecp::Cmd::Invalid`].
+fn parse_cecp_bytes(bytes: &[u8], len: usize) -> Option<Command> {
+    let bytes = bytes.strip_suffix(b"\r").unwrap_or(bytes);
+    let cmd = if len > MAX_LINE {
+        Some(cecp::Cmd::Invalid {
+            reason: format!("line of {len} bytes is too long"),
+            line: String::from_utf8_lossy(&bytes[..bytes.len().min(80)]).into_owned(),
+        })
+    } else {
+        match std::str::from_utf8(bytes) {
+            Ok(line) => cecp::parse(line),
+            Err(e) => Some(cecp::Cmd::Invalid {
+                reason: format!("not valid UTF-8 at byte {}", e.valid_up_to()),
+                line: String::from_utf8_lossy(bytes).into_owned(),
+            }),
+        }
+    };
+    cmd.map(Command::Cecp)
 }
 
 /// Reads one line into `buf` (without its `\n`), keeping at most `cap` bytes and discarding
@@ -55,14 +78,30 @@ pub fn read_line_capped(reader: &mut impl BufRead, buf: &mut Vec<u8>, cap: usize
 }
 
 /// The reader thread's body: parses every line of `input` and sends it on; sends `Quit` at
-/// end of input (or when input fails). Stops when the controller is gone.
+/// end of input (or when input fails). Stops when the controller is gone. Its one piece of
+/// state is the syntax in use: after an `xboard` line, every line is parsed as CECP.
 pub fn read_commands(mut input: impl BufRead, tx: Sender<Input>) {
     let mut buf = Vec::with_capacity(4096);
+    let mut cecp = false;
     loop {
-        match read_line_capped(&mut input, &mut buf, MAX_LINE + 1) {
+        // Keep the buffer small after a huge line.
+        if buf.capacity() > 64 * 1024 {
+            buf = Vec::with_capacity(4096);
+        }
+        let line = read_line_capped(&mut input, &mut buf, MAX_LINE + 1);
+        if let (true, Ok(Some(len))) = (cecp, &line) {
+            if let Some(cmd) = parse_cecp_bytes(&buf, *len) {
+                if tx.send(Ok(cmd)).is_err() {
+                    return;
+                }
+            }
+            continue;
+        }
+        match line {
             Ok(Some(len)) => match command::parse_bytes(&buf, len) {
                 Ok(None) => {}
                 Ok(Some(cmd)) => {
+                    cecp |= cmd == Command::Xboard;
                     if tx.send(Ok(cmd)).is_err() {
                         return;
                     }
@@ -77,10 +116,6 @@ pub fn read_commands(mut input: impl BufRead, tx: Sender<Input>) {
                 let _ = tx.send(Ok(Command::Quit));
                 return;
             }
-        }
-        // Keep the buffer small after a huge line.
-        if buf.capacity() > 64 * 1024 {
-            buf = Vec::with_capacity(4096);
         }
     }
 }
