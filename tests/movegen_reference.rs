@@ -238,3 +238,63 @@ fn fast_generator_matches_the_plain_rules_on_random_games() {
     }
     assert!(checked > 5_000, "checked {checked}");
 }
+
+/// Composed positions (pawns where no game brings them), for the reference checks below.
+const COMPOSED: &[&str] = &[
+    // The mate in 2: a black pawn on its own back rank (f9).
+    "3k1p3/4P4/9/9/6CCR/3n4c/2Pn5/8B/5p3/4K4 w - - 0 1",
+    "3k1p3/4P4/9/9/6CCR/3n4c/2Pn5/8B/5p3/4K4 b - - 0 1",
+    // Red pawns on their back rank and behind their start, one off its file before the river.
+    "2bakab2/9/9/9/p1p6/1P7/9/P3C4/4P4/P2K5 w - - 0 1",
+    // Black pawns behind their start, both sides with crossed pawns too.
+    "1p1k1p3/4p4/2r6/1P5P1/9/9/3p5/9/4A4/3AK4 b - - 0 1",
+];
+
+/// Leaves of the legal move tree, counting with the reference generator at every node.
+fn reference_perft(pos: &mut Position, depth: u32) -> u64 {
+    let moves = reference_moves(pos);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let mut total = 0;
+    for text in moves {
+        let mv = pos.parse_move(&text).expect("reference move parses");
+        pos.make_move(mv);
+        total += reference_perft(pos, depth - 1);
+        pos.unmake_move();
+    }
+    total
+}
+
+#[test]
+fn composed_positions_perft_matches_the_reference() {
+    for fen in COMPOSED {
+        let mut pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert!(pos.composed_warning().is_some(), "{fen}");
+        for depth in 1..=3 {
+            let fast = chariot::tools::perft::perft(&mut pos, depth);
+            assert_eq!(fast, reference_perft(&mut pos, depth), "perft {depth} of {fen}");
+        }
+    }
+}
+
+#[test]
+fn random_games_from_composed_positions_match_the_reference() {
+    let mut rng = Lcg(90);
+    let mut checked = 0;
+    for round in 0..120 {
+        let fen = COMPOSED[round % COMPOSED.len()];
+        let mut pos = Position::from_fen(fen).unwrap();
+        for _ply in 0..80 {
+            let fast: BTreeSet<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+            assert_eq!(fast, reference_moves(&pos), "at {}", pos.fen());
+            checked += 1;
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.make_move(moves.get(rng.next(moves.len())));
+        }
+    }
+    assert!(checked > 2_000, "checked {checked}");
+}

@@ -1,4 +1,10 @@
 //! FEN: parse (strictly validated) and print, as the protocol contract describes.
+//!
+//! Composed positions (排局) are accepted: a pawn on a point no game can bring it to (behind
+//! its starting rank, or off its file before the river) is legal to play from, and
+//! [`Position::composed_warning`] names it so that the protocol can say so once. Pawns
+//! move forward only until they cross the river, wherever they start, so such a pawn needs
+//! no rule of its own.
 
 use super::{attacks, Position};
 use crate::core::{Color, Piece, PieceKind, Square};
@@ -136,7 +142,12 @@ impl Position {
         for color in Color::BOTH {
             for kind in PieceKind::ALL {
                 let bb = self.pieces(color, kind);
-                let outside = bb & !attacks::home_squares(color, kind);
+                // Pawns may stand anywhere (composed positions): see `composed_warning`.
+                let outside = if kind == PieceKind::Pawn {
+                    crate::core::Bitboard::EMPTY
+                } else {
+                    bb & !attacks::home_squares(color, kind)
+                };
                 if let Some(square) = outside.first() {
                     return Err(FenError::Misplaced {
                         piece: Piece::new(color, kind),
@@ -161,6 +172,34 @@ impl Position {
             return Err(FenError::SideNotToMoveInCheck(waiting));
         }
         Ok(())
+    }
+
+    /// The pawns that stand where no game can bring them (a composed position), as one
+    /// sentence naming each, or `None` when there is none.
+    pub fn composed_warning(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        for color in Color::BOTH {
+            let odd = self.pieces(color, PieceKind::Pawn) & !attacks::home_squares(color, PieceKind::Pawn);
+            for sq in odd {
+                let start_rank = if color == Color::Red { 3 } else { 6 };
+                let behind = match color {
+                    Color::Red => sq.rank() < start_rank,
+                    Color::Black => sq.rank() > start_rank,
+                };
+                let where_ = if behind {
+                    "behind its starting rank"
+                } else {
+                    "off its file on its own side of the river"
+                };
+                parts.push(format!("{} pawn on {sq} stands {where_}", color.name().to_lowercase()));
+            }
+        }
+        (!parts.is_empty()).then(|| {
+            format!(
+                "composed position: {}, where no game can bring it; it moves forward until it crosses the river",
+                parts.join(", ")
+            )
+        })
     }
 
     /// The FEN of this position, with `B` and `N` for elephant and horse.

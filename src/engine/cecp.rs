@@ -230,6 +230,7 @@ impl<W: Write> Engine<W> {
                 self.cecp.moves.clear();
                 self.pos = pos;
                 self.cecp.over = false;
+                self.composed_warning()?;
                 if self.cecp.analyze {
                     self.cecp_analyse()?;
                 }

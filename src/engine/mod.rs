@@ -633,7 +633,19 @@ impl<W: Write> Engine<W> {
         self.finish_running()?;
         self.pos = pos;
         self.banmoves.clear();
+        if matches!(start, Start::Fen(_)) {
+            self.composed_warning()?;
+        }
         Ok(())
+    }
+
+    /// One `warning: composed position: …` line when the position holds a pawn no game can
+    /// bring where it stands.
+    fn composed_warning(&mut self) -> io::Result<()> {
+        match self.pos.composed_warning() {
+            Some(text) => self.note(&format!("warning: {text}")),
+            None => Ok(()),
+        }
     }
 
     fn set_banmoves(&mut self, moves: &[String]) -> io::Result<()> {

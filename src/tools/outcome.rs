@@ -16,7 +16,13 @@ pub struct OutcomeArgs {
 /// Prints `Outcome: …` for the position after the moves.
 pub fn run(args: &OutcomeArgs) -> anyhow::Result<()> {
     let mut pos = match &args.fen {
-        Some(f) => Position::from_fen(f).map_err(|e| anyhow::anyhow!("invalid FEN: {e}"))?,
+        Some(f) => {
+            let pos = Position::from_fen(f).map_err(|e| anyhow::anyhow!("invalid FEN: {e}"))?;
+            if let Some(w) = pos.composed_warning() {
+                eprintln!("warning: {w}");
+            }
+            pos
+        }
         None => Position::startpos(),
     };
     for (i, text) in args.moves.iter().enumerate() {

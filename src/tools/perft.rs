@@ -51,7 +51,13 @@ pub struct PerftArgs {
 /// Runs perft and prints `move: count` lines (with `--divide`), then `Nodes searched: N`.
 pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
     let mut pos = match &args.fen {
-        Some(f) => Position::from_fen(f).map_err(|e| anyhow::anyhow!("invalid FEN: {e}"))?,
+        Some(f) => {
+            let pos = Position::from_fen(f).map_err(|e| anyhow::anyhow!("invalid FEN: {e}"))?;
+            if let Some(w) = pos.composed_warning() {
+                eprintln!("warning: {w}");
+            }
+            pos
+        }
         None => Position::startpos(),
     };
     let start = std::time::Instant::now();
