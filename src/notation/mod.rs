@@ -146,8 +146,13 @@ fn file_label(color: Color, n: u8) -> String {
     }
 }
 
+/// The number of file `file` (0 = `a`) for `color`: 1–9 from that side's right.
+pub fn file_number(color: Color, file: u8) -> u8 {
+    descriptive::number(color, file)
+}
+
 /// 一 … 九 for 1 … 9.
-pub(crate) fn chinese_numeral(n: u8) -> char {
+pub fn chinese_numeral(n: u8) -> char {
     ['零', '一', '二', '三', '四', '五', '六', '七', '八', '九'][(n as usize).min(9)]
 }
 
