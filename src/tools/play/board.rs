@@ -145,7 +145,7 @@ fn render_fancy(pos: &Position, last: Option<Move>, bottom: Color) -> String {
                 s.push_str("──");
             }
         }
-        s.push_str(&format!("{DIM}{rank}{RESET}\n"));
+        s.push_str(&format!(" {DIM}{rank}{RESET}\n"));
         if row == 9 {
             break;
         }

@@ -15,7 +15,7 @@ mod strength;
 use crate::board::rules::{self, DrawReason, Outcome, WinReason};
 use crate::board::{Position, START_FEN};
 use crate::core::{Color, Move};
-use crate::notation::{self, Notation, NotationError};
+use crate::notation::{self, Notation, NotationError, Refusal};
 use crate::search::{Clock, Control, Info, Limits, Reporter, Score, Searcher, DECISIVE_BOUND};
 use crate::tools::matches::engine::{Score as PgnScore, Thought};
 use crate::tools::matches::pgn;
@@ -149,11 +149,11 @@ impl LiveLine<'_> {
     fn text(&self, info: &Info) -> String {
         let line = notation::format_line(self.pos, &info.pv, Notation::Wxf);
         format!(
-            "depth {} score {} line {}{}",
+            "{}depth {} score {} line {}",
+            self.clock,
             info.depth,
             score_text(info.score, self.for_player),
-            line,
-            self.clock
+            line
         )
     }
 }
@@ -306,11 +306,12 @@ impl Session<'_> {
     fn welcome(&mut self) -> std::io::Result<()> {
         writeln!(
             self.out,
-            "Chariot play: you are {}, Chariot plays {} at {}. Type a move (h2e2, C2=5 or 炮二平五) or help.",
+            "Chariot play: you are {}, Chariot is {} at {}.",
             self.human.name(),
             (!self.human).name(),
             strength::describe(self.level)
         )?;
+        writeln!(self.out, "Type a move (h2e2, C2=5 or 炮二平五), or help.")?;
         if let Some(c) = self.clocks {
             writeln!(
                 self.out,
@@ -457,7 +458,7 @@ impl Session<'_> {
             }
             Err(NotationError::Illegal { mv, reason }) => {
                 let what = match mv {
-                    Some(m) => {
+                    Some(m) if !matches!(reason, Refusal::NoPiece(_) | Refusal::NotYours(_)) => {
                         let wxf = notation::format_move(&self.pos, m, Notation::Wxf);
                         let iccs = notation::format_move(&self.pos, m, Notation::Iccs);
                         [wxf, iccs]
@@ -466,7 +467,7 @@ impl Session<'_> {
                             .map(|t| format!(" = {t}"))
                             .collect::<String>()
                     }
-                    None => String::new(),
+                    _ => String::new(),
                 };
                 writeln!(
                     self.out,
@@ -520,16 +521,21 @@ impl Session<'_> {
             texts[2]
         )?;
         self.show_board()?;
+        self.report()?;
+        self.turn_start = Instant::now();
+        Ok(())
+    }
+
+    /// After a move or a load: check, the end of the game, or a repetition warning.
+    fn report(&mut self) -> std::io::Result<()> {
         if rules::outcome(&self.pos) == Outcome::Ongoing {
-            self.announce()?;
+            self.announce()
         } else {
             if self.pos.in_check() {
                 writeln!(self.out, "Check!")?;
             }
-            self.judge()?;
+            self.judge()
         }
-        self.turn_start = Instant::now();
-        Ok(())
     }
 
     /// Ends the game if the rules say so, with the reason in words.
@@ -612,7 +618,7 @@ impl Session<'_> {
         let limits = self.limits(with_clock);
         let clock = self.clocks.map_or(String::new(), |c| {
             format!(
-                "  [Red {} Black {}]",
+                "[Red {} Black {}] ",
                 clock_text(c.left[Color::Red.index()]),
                 clock_text(c.left[Color::Black.index()])
             )
@@ -779,14 +785,13 @@ impl Session<'_> {
                 self.pending.clear();
                 writeln!(self.out, "Loaded {} moves from {path}.", self.plies.len())?;
                 self.show_board()?;
-                self.judge()?;
+                self.report()?;
                 if self.over.is_none() {
                     if let Some((result, reason)) = recorded {
                         writeln!(self.out, "The saved game was over: {reason}.")?;
                         self.finish(result, "normal", reason)?;
                     }
                 }
-                self.announce()?;
                 self.turn_start = Instant::now();
                 Ok(())
             }
