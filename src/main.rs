@@ -26,6 +26,8 @@ enum Command {
     Outcome(tools::outcome::OutcomeArgs),
     /// Tune the evaluation weights on game results (Texel's method) and print them as Rust source.
     Tune(tools::tune::TuneArgs),
+    /// Play Chariot at the terminal (moves in ICCS, WXF or Chinese notation).
+    Play(tools::play::PlayArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -37,5 +39,6 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Match(a)) => tools::matches::run(&a),
         Some(Command::Outcome(a)) => tools::outcome::run(&a),
         Some(Command::Tune(a)) => tools::tune::run(&a),
+        Some(Command::Play(a)) => tools::play::run(&a),
     }
 }

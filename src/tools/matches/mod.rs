@@ -297,7 +297,8 @@ pub struct Summary {
     pub interrupted: bool,
 }
 
-fn today() -> String {
+/// Today's date as PGN writes it (`2026.12.01`, UTC).
+pub fn today() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())

@@ -2,9 +2,10 @@
 //! `[Variant "xiangqi"]`, `[FEN]`, `[Termination]`; ICCS coordinate moves (`h2e2`);
 //! `{book}` on opening moves and `{score/depth time}` comments where the engine reported them.
 
-use super::engine::Score;
+use super::engine::{Score, Thought};
 use super::game::GameRecord;
-use crate::core::Color;
+use crate::core::{Color, Move};
+use crate::notation::iccs;
 use std::fmt::Write;
 
 /// Values inside tags may not hold `"` or `\`.
@@ -14,7 +15,6 @@ fn tag_value(s: &str) -> String {
 
 /// The PGN text of one game (ends with a blank line).
 pub fn write_game(rec: &GameRecord, round: usize, date: &str, event: &str) -> String {
-    let mut out = String::new();
     let tags = [
         ("Event", event.to_string()),
         ("Site", "chariot match".to_string()),
@@ -29,32 +29,48 @@ pub fn write_game(rec: &GameRecord, round: usize, date: &str, event: &str) -> St
         ("Termination", rec.termination.pgn().to_string()),
         ("PlyCount", (rec.opening.moves.len() + rec.moves.len()).to_string()),
     ];
-    for (k, v) in tags {
-        let _ = writeln!(out, "[{k} \"{}\"]", tag_value(&v));
-    }
-    out.push('\n');
-
-    // Movetext: numbers follow the FEN's side to move and move number.
-    let pos = crate::board::Position::from_fen(&rec.opening.fen).ok();
-    let mut side = pos.as_ref().map(|p| p.side_to_move()).unwrap_or(Color::Red);
-    let mut number = pos.as_ref().map(|p| p.fullmove()).unwrap_or(1).max(1);
-    let mut tokens: Vec<String> = Vec::new();
-    let mut first = true;
-    let moves = rec
+    let moves: Vec<(Move, Option<String>)> = rec
         .opening
         .moves
         .iter()
         .map(|&m| (m, Some("book".to_string())))
-        .chain(rec.moves.iter().map(|p| (p.mv, comment(p))));
+        .chain(rec.moves.iter().map(|p| (p.mv, comment(&p.thought, p.elapsed_ms))))
+        .collect();
+    write_pgn(&tags, &rec.opening.fen, &moves, Some(&rec.reason), rec.result.pgn())
+}
+
+/// The PGN text of a game from its tags (written in the order given), the FEN it starts from
+/// (for the move numbers), its moves with optional comments, an optional closing comment (the
+/// reason the game ended) and the result token (`1-0`, `0-1`, `1/2-1/2` or `*`). Moves are
+/// written in ICCS; lines wrap at 80 columns; the text ends with a blank line.
+pub fn write_pgn(
+    tags: &[(&str, String)],
+    fen: &str,
+    moves: &[(Move, Option<String>)],
+    closing: Option<&str>,
+    result: &str,
+) -> String {
+    let mut out = String::new();
+    for (k, v) in tags {
+        let _ = writeln!(out, "[{k} \"{}\"]", tag_value(v));
+    }
+    out.push('\n');
+
+    // Movetext: numbers follow the FEN's side to move and move number.
+    let pos = crate::board::Position::from_fen(fen).ok();
+    let mut side = pos.as_ref().map(|p| p.side_to_move()).unwrap_or(Color::Red);
+    let mut number = pos.as_ref().map(|p| p.fullmove()).unwrap_or(1).max(1);
+    let mut tokens: Vec<String> = Vec::new();
+    let mut first = true;
     for (mv, note) in moves {
         if side == Color::Red {
             tokens.push(format!("{number}."));
         } else if first {
             tokens.push(format!("{number}..."));
         }
-        tokens.push(mv.to_string());
+        tokens.push(iccs::format(*mv));
         if let Some(n) = note {
-            tokens.push(format!("{{{n}}}"));
+            tokens.push(format!("{{{}}}", n.replace(['{', '}'], "")));
         }
         if side == Color::Black {
             number += 1;
@@ -62,8 +78,10 @@ pub fn write_game(rec: &GameRecord, round: usize, date: &str, event: &str) -> St
         side = !side;
         first = false;
     }
-    tokens.push(format!("{{{}}}", rec.reason.replace(['{', '}'], "")));
-    tokens.push(rec.result.pgn().to_string());
+    if let Some(reason) = closing {
+        tokens.push(format!("{{{}}}", reason.replace(['{', '}'], "")));
+    }
+    tokens.push(result.to_string());
 
     // Wrap at 80 columns.
     let mut line = String::new();
@@ -84,8 +102,7 @@ pub fn write_game(rec: &GameRecord, round: usize, date: &str, event: &str) -> St
 }
 
 /// `+0.35/12 0.84s` style comment from what the engine said and the measured time.
-fn comment(p: &super::game::PlayedMove) -> Option<String> {
-    let t = &p.thought;
+pub fn comment(t: &Thought, elapsed_ms: u64) -> Option<String> {
     let mut parts = Vec::new();
     if let Some(score) = t.score {
         let s = match score {
@@ -103,15 +120,13 @@ fn comment(p: &super::game::PlayedMove) -> Option<String> {
     if parts.is_empty() {
         return None;
     }
-    parts.push(format!("{:.3}s", p.elapsed_ms as f64 / 1000.0));
+    parts.push(format!("{:.3}s", elapsed_ms as f64 / 1000.0));
     Some(parts.join(" "))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::Move;
-    use crate::tools::matches::engine::Thought;
     use crate::tools::matches::game::{GameResult, PlayedMove, Termination};
     use crate::tools::matches::openings::parse_line;
 

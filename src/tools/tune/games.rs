@@ -6,6 +6,7 @@
 //! the file ends in the middle of (a match still writing), or one whose moves do not replay.
 
 use crate::board::{Position, START_FEN};
+use crate::notation::iccs;
 
 /// One game as text: its tags, its moves and the result token that closed it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -195,9 +196,7 @@ pub fn sample_game(game: &PgnGame, skip_plies: usize) -> Result<Vec<Sample>, Ski
     let mut pos = Position::from_fen(fen).map_err(|e| Skip::BadFen(format!("{fen}: {e}")))?;
     let mut samples = Vec::new();
     for (ply, text) in game.moves.iter().enumerate() {
-        let mv = pos
-            .parse_move(text)
-            .map_err(|e| Skip::BadMove(ply, format!("{text}: {e}")))?;
+        let mv = iccs::parse(&pos, text).map_err(|e| Skip::BadMove(ply, format!("{text}: {e}")))?;
         if ply >= skip_plies && !pos.in_check() && !pos.is_capture(mv) && !pos.gives_check(mv) {
             // No history: the sample needs only the board, and an empty history costs no memory.
             pos.clear_history();
