@@ -26,6 +26,8 @@ enum Command {
     Outcome(tools::outcome::OutcomeArgs),
     /// Tune the evaluation weights on game results (Texel's method) and print them as Rust source.
     Tune(tools::tune::TuneArgs),
+    /// Play self-play games at a fixed search budget and append them as training records.
+    Datagen(tools::datagen::DatagenArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -37,5 +39,6 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Match(a)) => tools::matches::run(&a),
         Some(Command::Outcome(a)) => tools::outcome::run(&a),
         Some(Command::Tune(a)) => tools::tune::run(&a),
+        Some(Command::Datagen(a)) => tools::datagen::run(&a),
     }
 }
