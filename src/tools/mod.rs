@@ -5,4 +5,5 @@ pub mod datagen;
 pub mod matches;
 pub mod outcome;
 pub mod perft;
+pub mod train;
 pub mod tune;
