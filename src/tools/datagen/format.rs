@@ -21,7 +21,7 @@
 //! | 0      | u128     | occupancy: bit `rank*9+file` set for every occupied point      |
 //! | 16     | [u8; 16] | piece codes, 4 bits each, low nibble first, in point order of the occupied points; code = `colour*7 + kind` (Red 0, Black 1; King 0 … Pawn 6); unused nibbles 15 |
 //! | 32     | i16      | search score in centipawns from Red's view (mates as the search reports them, ±30000 minus plies) |
-//! | 34     | u16      | the move played (the search's best move), packed `from | to << 7` |
+//! | 34     | u16      | the move played (the search's best move), packed as from + 128 × to |
 //! | 36     | u16      | ply: half-moves since the game's root position (the start position or the opening file's FEN) |
 //! | 38     | u8       | game result from Red's view: 0 Black won, 1 draw, 2 Red won     |
 //! | 39     | u8       | flags: bit 0 Black to move, bit 1 side to move in check, bit 2 the move played captures, bit 3 it gives check, bit 4 the score is decisive (a mate or a repetition-rule win); bits 5–7 zero |
