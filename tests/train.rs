@@ -139,12 +139,20 @@ fn the_binary_writes_an_exact_chnn_file_and_resumable_checkpoints() {
     assert_eq!(std::fs::read(ck.join("epoch-2.chnn")).unwrap(), f);
     // Resuming after epoch 2 runs epochs 3 and 4 only.
     let resume = ck.join("epoch-2.ckpt");
-    let err = run(&["--epochs", "4", "--resume", resume.to_str().unwrap()]);
+    let err = run(&["--epochs", "4", "--resume", resume.to_str().unwrap(), "--keep-best"]);
     assert!(
         err.contains("resuming") && err.contains("epoch 3/4") && err.contains("epoch 4/4"),
         "{err}"
     );
     assert!(!err.contains("epoch 1/4"), "{err}");
+    // --keep-best writes the epoch with the lowest validation loss.
+    let kept = err
+        .lines()
+        .find(|l| l.contains("keeping the net of epoch"))
+        .expect("a kept epoch");
+    let e = if kept.contains("epoch 3 ") { 3 } else { 4 };
+    let f = std::fs::read(&out).unwrap();
+    assert_eq!(std::fs::read(ck.join(format!("epoch-{e}.chnn"))).unwrap(), f, "{kept}");
 }
 
 #[test]

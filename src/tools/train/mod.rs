@@ -87,6 +87,13 @@ pub struct TrainArgs {
     /// Continue from this checkpoint (its net, optimiser and epoch count).
     #[arg(long)]
     pub resume: Option<PathBuf>,
+    /// Do not mirror positions left to right (by default each use of a training position is
+    /// mirrored with probability ½: the rules are symmetric, so that doubles the data).
+    #[arg(long)]
+    pub no_mirror: bool,
+    /// Write to --out the net of the epoch with the lowest validation loss instead of the last.
+    #[arg(long)]
+    pub keep_best: bool,
 }
 
 /// The positions of a run, filtered and split.
@@ -203,6 +210,15 @@ pub fn mean_loss(net: &Net, recs: &[PackedRecord], a: &TrainArgs, threads: usize
     total / recs.len() as f64
 }
 
+/// A fair coin for sample `i` of `epoch`.
+#[inline]
+fn coin(i: u64, epoch: u32, seed: u64) -> bool {
+    let mut z = i ^ (epoch as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ seed.rotate_left(17);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    (z ^ (z >> 31)) & 1 != 0
+}
+
 /// The learning rate after `progress` (0..1) of the run.
 fn learning_rate(a: &TrainArgs, progress: f64) -> f32 {
     let lo = a.lr as f64 * a.lr_end as f64;
@@ -276,6 +292,7 @@ pub fn train(a: &TrainArgs, data: &mut Dataset, log: &mut dyn Write) -> anyhow::
     let steps_per_epoch = data.train.len().div_ceil(a.batch_size);
     let total_steps = (steps_per_epoch * a.epochs as usize).max(1);
     let mut reports = Vec::new();
+    let mut best: Option<(f64, u32, Net)> = None;
     for epoch in first_epoch..=a.epochs {
         let t0 = Instant::now();
         let mut rng = rand::rngs::StdRng::seed_from_u64(a.seed ^ (epoch as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
@@ -291,12 +308,15 @@ pub fn train(a: &TrainArgs, data: &mut Dataset, log: &mut dyn Write) -> anyhow::
                 let hs: Vec<_> = batch
                     .chunks(part)
                     .zip(grads.iter_mut().zip(scratch.iter_mut()))
-                    .map(|(chunk, (g, sc))| {
+                    .enumerate()
+                    .map(|(t, (chunk, (g, sc)))| {
+                        let base = (b * a.batch_size + t * part) as u64;
                         s.spawn(move || {
                             g.iter_mut().for_each(|x| *x = 0.0);
                             let mut l = 0f64;
-                            for r in chunk {
-                                let smp = Sample::new(r, a.lambda, a.scale);
+                            for (i, r) in chunk.iter().enumerate() {
+                                let mirror = !a.no_mirror && coin(base + i as u64, epoch, a.seed);
+                                let smp = Sample::of(r, mirror, a.lambda, a.scale);
                                 l += model::sample_loss(net_ref, &smp, k_out, sc, Some(g)) as f64;
                             }
                             l
@@ -343,7 +363,14 @@ pub fn train(a: &TrainArgs, data: &mut Dataset, log: &mut dyn Write) -> anyhow::
                 .with_context(|| format!("cannot write a checkpoint in {}", dir.display()))?;
             write_net(&dir.join(format!("epoch-{epoch}.chnn")), &net)?;
         }
+        if a.keep_best && val_loss.is_some_and(|v| best.as_ref().is_none_or(|(bv, _, _)| v < *bv)) {
+            best = Some((val_loss.unwrap_or(0.0), epoch, net.clone()));
+        }
         reports.push(r);
+    }
+    if let Some((v, e, b)) = best {
+        writeln!(log, "train: keeping the net of epoch {e} (val loss {v:.6})")?;
+        net = b;
     }
     Ok((net, reports))
 }

@@ -40,10 +40,23 @@ pub fn feature(p: usize, c: usize, k: usize, sq: usize) -> usize {
 /// The active features of a record, for the side to move and for the other side.
 #[inline]
 pub fn features(rec: &PackedRecord, stm: &mut [u16; MAX_ACTIVE], nstm: &mut [u16; MAX_ACTIVE]) -> usize {
+    features_of(rec, false, stm, nstm)
+}
+
+/// The active features of a record, or (`mirror`) of the record mirrored left to right, which
+/// the rules treat alike (a free second sample of every position).
+#[inline]
+pub fn features_of(
+    rec: &PackedRecord,
+    mirror: bool,
+    stm: &mut [u16; MAX_ACTIVE],
+    nstm: &mut [u16; MAX_ACTIVE],
+) -> usize {
     let us = rec.side_to_move().index();
     let them = 1 - us;
     let mut n = 0;
     rec.for_each_piece(|sq, c, k| {
+        let sq = if mirror { sq - sq % 9 + (8 - sq % 9) } else { sq };
         if n < MAX_ACTIVE {
             stm[n] = feature(us, c, k, sq) as u16;
             nstm[n] = feature(them, c, k, sq) as u16;
@@ -210,13 +223,18 @@ pub fn target(rec: &PackedRecord, lambda: f32, k: f32) -> f32 {
 
 impl Sample {
     pub fn new(rec: &PackedRecord, lambda: f32, k: f32) -> Sample {
+        Sample::of(rec, false, lambda, k)
+    }
+
+    /// The sample of `rec`, mirrored left to right when `mirror` is set.
+    pub fn of(rec: &PackedRecord, mirror: bool, lambda: f32, k: f32) -> Sample {
         let mut s = Sample {
             stm: [0; MAX_ACTIVE],
             nstm: [0; MAX_ACTIVE],
             n: 0,
             target: target(rec, lambda, k),
         };
-        s.n = features(rec, &mut s.stm, &mut s.nstm) as u8;
+        s.n = features_of(rec, mirror, &mut s.stm, &mut s.nstm) as u8;
         s
     }
 }
@@ -554,6 +572,26 @@ mod tests {
         a.sort();
         b.sort();
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn mirrored_features_are_the_mirrored_position() {
+        for rec in sample_positions().iter().step_by(7) {
+            let r = Record::decode(&rec.0).unwrap();
+            let m = r.position().unwrap().mirrored();
+            let mrec = PackedRecord(Record::from_position(&m, 0, r.best.unwrap(), false, 0, GameResult::Draw).encode());
+            let (mut a, mut b) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+            let (mut c, mut d) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+            let k = features_of(rec, true, &mut a, &mut b);
+            assert_eq!(features(&mrec, &mut c, &mut d), k);
+            let sorted = |x: &[u16]| {
+                let mut v = x.to_vec();
+                v.sort();
+                v
+            };
+            assert_eq!(sorted(&a[..k]), sorted(&c[..k]));
+            assert_eq!(sorted(&b[..k]), sorted(&d[..k]));
+        }
     }
 
     #[test]
