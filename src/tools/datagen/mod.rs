@@ -448,6 +448,7 @@ pub fn generate(cfg: &Config, stop: &AtomicBool, log: &mut dyn Write) -> anyhow:
         }
         drop(tx);
         let mut last = Instant::now();
+        let mut last_positions = 0u64;
         loop {
             match rx.recv_timeout(Duration::from_millis(200)) {
                 Ok(g) => {
@@ -478,8 +479,10 @@ pub fn generate(cfg: &Config, stop: &AtomicBool, log: &mut dyn Write) -> anyhow:
                 Err(crossbeam_channel::RecvTimeoutError::Disconnected) => break,
             }
             if last.elapsed() >= cfg.progress {
+                let recent = (sum.positions - last_positions) as f64 / last.elapsed().as_secs_f64();
                 last = Instant::now();
-                let _ = writeln!(log, "{}", progress_line(cfg, &sum, start.elapsed()));
+                last_positions = sum.positions;
+                let _ = writeln!(log, "{}", progress_line(cfg, &sum, start.elapsed(), Some(recent)));
             }
             if stop.load(Ordering::Relaxed) {
                 // The workers poll one flag; Ctrl-C reaches them through it.
@@ -490,7 +493,7 @@ pub fn generate(cfg: &Config, stop: &AtomicBool, log: &mut dyn Write) -> anyhow:
     });
     result?;
     sum.elapsed = start.elapsed();
-    writeln!(log, "{}", progress_line(cfg, &sum, sum.elapsed))?;
+    writeln!(log, "{}", progress_line(cfg, &sum, sum.elapsed, None))?;
     writeln!(
         log,
         "datagen: done: {} games, {} positions in {}; Red {} draws {} Black {}; resigned {}, adjudicated draws {}, at the ply cap {}; starts rejected {}",
@@ -508,7 +511,8 @@ pub fn generate(cfg: &Config, stop: &AtomicBool, log: &mut dyn Write) -> anyhow:
     Ok(sum)
 }
 
-fn progress_line(cfg: &Config, s: &Summary, elapsed: Duration) -> String {
+/// The progress line; `recent` is the rate since the last line.
+fn progress_line(cfg: &Config, s: &Summary, elapsed: Duration, recent: Option<f64>) -> String {
     let secs = elapsed.as_secs_f64().max(1e-3);
     let pps = s.positions as f64 / secs;
     let gps = s.games as f64 / secs;
@@ -526,8 +530,9 @@ fn progress_line(cfg: &Config, s: &Summary, elapsed: Duration) -> String {
     };
     let eta = eta.map_or_else(|| "-".to_string(), |e| fmt_duration(Duration::from_secs_f64(e)));
     let avg = s.positions.checked_div(s.games).unwrap_or(0);
+    let recent = recent.map_or_else(String::new, |r| format!(" ({r:.0} in the last interval)"));
     format!(
-        "datagen: {} games {} positions ({avg}/game) {:.0} positions/s, elapsed {}, ETA {eta}; Red {} draws {} Black {}",
+        "datagen: {} games {} positions ({avg}/game) {:.0} positions/s{recent}, elapsed {}, ETA {eta}; Red {} draws {} Black {}",
         s.games,
         s.positions,
         pps,
