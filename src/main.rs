@@ -28,6 +28,10 @@ enum Command {
     Tune(tools::tune::TuneArgs),
     /// Play Chariot at the terminal (moves in ICCS, WXF or Chinese notation).
     Play(tools::play::PlayArgs),
+    /// Play self-play games at a fixed search budget and append them as training records.
+    Datagen(tools::datagen::DatagenArgs),
+    /// Train the NNUE network on datagen files and write it quantised (CHNN v1).
+    Train(tools::train::TrainArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -40,5 +44,7 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Outcome(a)) => tools::outcome::run(&a),
         Some(Command::Tune(a)) => tools::tune::run(&a),
         Some(Command::Play(a)) => tools::play::run(&a),
+        Some(Command::Datagen(a)) => tools::datagen::run(&a),
+        Some(Command::Train(a)) => tools::train::run(&a),
     }
 }

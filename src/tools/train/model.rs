@@ -1,0 +1,648 @@
+//! The trainer's float network, its gradients, Adam, and the two files it writes: the
+//! quantised net (CHNN v1, the engine's format) and the float checkpoint (to resume training).
+//!
+//! The network: for each perspective (the side to move, the other side) a feature transformer
+//! from 1260 inputs (2 relative colours × 7 kinds × 90 points, the board seen from that side)
+//! to `H` hidden units; each unit `a = clamp(acc, 0, 1)²` (SCReLU); the output
+//! `out = Σ a_stm·w1 + Σ a_nstm·w2 + b`, which is `out × SCALE` centipawns for the side to move.
+//!
+//! All parameters live in one flat vector: feature-transformer weights (feature-major, so a
+//! feature's `H` weights are contiguous), its biases, the `2H` output weights, the output bias.
+
+use crate::core::Color;
+use crate::tools::datagen::format::PackedRecord;
+use rand::{Rng, SeedableRng};
+use std::io::Write;
+use std::path::Path;
+
+/// Inputs per perspective.
+pub const INPUTS: usize = 1260;
+/// Quantisation of the feature transformer (an activation of 1.0 is `QA`).
+pub const QA: i32 = 255;
+/// Quantisation of the output weights.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the float output.
+pub const SCALE: i32 = 400;
+/// The float output weights stay within this, so that the quantised ones fit in ±127.
+pub const OUT_WEIGHT_CLIP: f32 = 127.0 / QB as f32;
+/// Most pieces on a board: the most active features per perspective.
+pub const MAX_ACTIVE: usize = 32;
+
+/// The feature of a piece of colour `c` and kind `k` on point `sq`, seen by perspective `p`
+/// (colours and kinds as indices; see the CHNN v1 contract).
+#[inline(always)]
+pub fn feature(p: usize, c: usize, k: usize, sq: usize) -> usize {
+    let rs = if p == 0 { sq } else { 89 - sq };
+    let rc = (c != p) as usize;
+    (rc * 7 + k) * 90 + rs
+}
+
+/// The active features of a record, for the side to move and for the other side.
+#[inline]
+pub fn features(rec: &PackedRecord, stm: &mut [u16; MAX_ACTIVE], nstm: &mut [u16; MAX_ACTIVE]) -> usize {
+    features_of(rec, false, stm, nstm)
+}
+
+/// The active features of a record, or (`mirror`) of the record mirrored left to right, which
+/// the rules treat alike (a free second sample of every position).
+#[inline]
+pub fn features_of(
+    rec: &PackedRecord,
+    mirror: bool,
+    stm: &mut [u16; MAX_ACTIVE],
+    nstm: &mut [u16; MAX_ACTIVE],
+) -> usize {
+    let us = rec.side_to_move().index();
+    let them = 1 - us;
+    let mut n = 0;
+    rec.for_each_piece(|sq, c, k| {
+        let sq = if mirror { sq - sq % 9 + (8 - sq % 9) } else { sq };
+        if n < MAX_ACTIVE {
+            stm[n] = feature(us, c, k, sq) as u16;
+            nstm[n] = feature(them, c, k, sq) as u16;
+            n += 1;
+        }
+    });
+    n
+}
+
+/// The logistic function.
+#[inline(always)]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The float network.
+#[derive(Clone, Debug)]
+pub struct Net {
+    pub hidden: usize,
+    /// All parameters (see the module docs for the layout).
+    pub params: Vec<f32>,
+}
+
+impl Net {
+    /// Number of parameters of a net with `hidden` units.
+    pub fn param_count(hidden: usize) -> usize {
+        INPUTS * hidden + hidden + 2 * hidden + 1
+    }
+
+    /// A randomly initialised net.
+    pub fn random(hidden: usize, seed: u64) -> Net {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+        let mut params = vec![0f32; Net::param_count(hidden)];
+        // About 32 active features: accumulators start with a spread of about ±0.3.
+        for w in &mut params[..INPUTS * hidden] {
+            *w = rng.gen_range(-0.1..0.1);
+        }
+        for b in &mut params[INPUTS * hidden..INPUTS * hidden + hidden] {
+            *b = 0.25;
+        }
+        let o = INPUTS * hidden + hidden;
+        for w in &mut params[o..o + 2 * hidden] {
+            *w = rng.gen_range(-0.05..0.05);
+        }
+        Net { hidden, params }
+    }
+
+    #[inline]
+    fn ft_bias_offset(&self) -> usize {
+        INPUTS * self.hidden
+    }
+
+    #[inline]
+    fn out_offset(&self) -> usize {
+        INPUTS * self.hidden + self.hidden
+    }
+
+    #[inline]
+    fn out_bias_offset(&self) -> usize {
+        INPUTS * self.hidden + 3 * self.hidden
+    }
+
+    /// Sums the accumulator of one perspective into `acc`.
+    #[inline]
+    fn accumulate(&self, active: &[u16], acc: &mut [f32]) {
+        let h = self.hidden;
+        let o = self.ft_bias_offset();
+        acc.copy_from_slice(&self.params[o..o + h]);
+        for &f in active {
+            let row = &self.params[f as usize * h..f as usize * h + h];
+            for (a, w) in acc.iter_mut().zip(row) {
+                *a += w;
+            }
+        }
+    }
+
+    /// The float output (`× SCALE` for centipawns, side to move's view).
+    pub fn forward(&self, stm: &[u16], nstm: &[u16]) -> f32 {
+        let h = self.hidden;
+        let mut a = vec![0f32; h];
+        let mut b = vec![0f32; h];
+        self.accumulate(stm, &mut a);
+        self.accumulate(nstm, &mut b);
+        let o = self.out_offset();
+        let w = &self.params[o..o + 2 * h];
+        let mut out = self.params[self.out_bias_offset()];
+        for i in 0..h {
+            let x = a[i].clamp(0.0, 1.0);
+            let y = b[i].clamp(0.0, 1.0);
+            out += x * x * w[i] + y * y * w[h + i];
+        }
+        out
+    }
+
+    /// The evaluation of a record in centipawns, side to move's view.
+    pub fn eval_cp(&self, rec: &PackedRecord) -> f32 {
+        let mut s = [0u16; MAX_ACTIVE];
+        let mut n = [0u16; MAX_ACTIVE];
+        let k = features(rec, &mut s, &mut n);
+        self.forward(&s[..k], &n[..k]) * SCALE as f32
+    }
+
+    /// Keeps the output weights quantisable (|w × QB| ≤ 127) and the feature-transformer
+    /// parameters within i16 once quantised.
+    pub fn clip(&mut self) {
+        let o = self.out_offset();
+        let h = self.hidden;
+        for w in &mut self.params[o..o + 2 * h] {
+            *w = w.clamp(-OUT_WEIGHT_CLIP, OUT_WEIGHT_CLIP);
+        }
+        let lim = i16::MAX as f32 / QA as f32;
+        for w in &mut self.params[..o] {
+            *w = w.clamp(-lim, lim);
+        }
+    }
+
+    /// The quantised net as CHNN v1 bytes.
+    pub fn quantise(&self) -> Vec<u8> {
+        let h = self.hidden;
+        let mut payload = Vec::with_capacity(2 * (INPUTS * h + 3 * h) + 4);
+        let q16 = |x: f32, s: i32, lim: f32| -> i16 { (x * s as f32).round().clamp(-lim, lim) as i16 };
+        for &w in &self.params[..self.out_offset()] {
+            payload.extend_from_slice(&q16(w, QA, i16::MAX as f32).to_le_bytes());
+        }
+        let o = self.out_offset();
+        for &w in &self.params[o..o + 2 * h] {
+            payload.extend_from_slice(&q16(w, QB, 127.0).to_le_bytes());
+        }
+        let b = (self.params[self.out_bias_offset()] as f64 * (QA * QB) as f64).round();
+        let b = b.clamp(i32::MIN as f64, i32::MAX as f64) as i32;
+        payload.extend_from_slice(&b.to_le_bytes());
+        let mut out = Vec::with_capacity(32 + payload.len());
+        out.extend_from_slice(b"CHNN");
+        for v in [1u32, INPUTS as u32, h as u32, QA as u32, QB as u32, SCALE as u32] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&crate::tools::datagen::format::fnv1a(&payload).to_le_bytes());
+        out.extend_from_slice(&payload);
+        out
+    }
+}
+
+/// One training sample, preprocessed: features and target.
+#[derive(Clone, Copy)]
+pub struct Sample {
+    pub stm: [u16; MAX_ACTIVE],
+    pub nstm: [u16; MAX_ACTIVE],
+    pub n: u8,
+    /// The training target, a win probability for the side to move.
+    pub target: f32,
+}
+
+/// The target of a record: `lambda · sigmoid(score / k) + (1 − lambda) · result`, both for the
+/// side to move.
+pub fn target(rec: &PackedRecord, lambda: f32, k: f32) -> f32 {
+    let red_result = rec.result() as f32 / 2.0;
+    let (score, result) = if rec.side_to_move() == Color::Red {
+        (rec.score() as f32, red_result)
+    } else {
+        (-(rec.score() as f32), 1.0 - red_result)
+    };
+    lambda * sigmoid(score / k) + (1.0 - lambda) * result
+}
+
+impl Sample {
+    pub fn new(rec: &PackedRecord, lambda: f32, k: f32) -> Sample {
+        Sample::of(rec, false, lambda, k)
+    }
+
+    /// The sample of `rec`, mirrored left to right when `mirror` is set.
+    pub fn of(rec: &PackedRecord, mirror: bool, lambda: f32, k: f32) -> Sample {
+        let mut s = Sample {
+            stm: [0; MAX_ACTIVE],
+            nstm: [0; MAX_ACTIVE],
+            n: 0,
+            target: target(rec, lambda, k),
+        };
+        s.n = features_of(rec, mirror, &mut s.stm, &mut s.nstm) as u8;
+        s
+    }
+}
+
+/// Scratch space of one thread.
+pub struct Scratch {
+    acc_s: Vec<f32>,
+    acc_n: Vec<f32>,
+    d_s: Vec<f32>,
+    d_n: Vec<f32>,
+}
+
+impl Scratch {
+    pub fn new(hidden: usize) -> Scratch {
+        Scratch {
+            acc_s: vec![0.0; hidden],
+            acc_n: vec![0.0; hidden],
+            d_s: vec![0.0; hidden],
+            d_n: vec![0.0; hidden],
+        }
+    }
+}
+
+/// The loss of one sample, and (with `grad`) its gradient added to `grad`. `k_out` is
+/// `SCALE / K`: the prediction is `sigmoid(out · k_out)`.
+#[inline]
+pub fn sample_loss(net: &Net, s: &Sample, k_out: f32, sc: &mut Scratch, grad: Option<&mut [f32]>) -> f32 {
+    let h = net.hidden;
+    let n = s.n as usize;
+    net.accumulate(&s.stm[..n], &mut sc.acc_s);
+    net.accumulate(&s.nstm[..n], &mut sc.acc_n);
+    let o = net.out_offset();
+    let w = &net.params[o..o + 2 * h];
+    let mut out = net.params[net.out_bias_offset()];
+    for i in 0..h {
+        let x = sc.acc_s[i].clamp(0.0, 1.0);
+        let y = sc.acc_n[i].clamp(0.0, 1.0);
+        out += x * x * w[i] + y * y * w[h + i];
+    }
+    let p = sigmoid(out * k_out);
+    let err = p - s.target;
+    let loss = err * err;
+    let Some(g) = grad else { return loss };
+    let dout = 2.0 * err * p * (1.0 - p) * k_out;
+    g[net.out_bias_offset()] += dout;
+    {
+        let (gw1, gw2) = g[o..o + 2 * h].split_at_mut(h);
+        for i in 0..h {
+            let a = sc.acc_s[i];
+            let b = sc.acc_n[i];
+            let x = a.clamp(0.0, 1.0);
+            let y = b.clamp(0.0, 1.0);
+            gw1[i] += dout * x * x;
+            gw2[i] += dout * y * y;
+            sc.d_s[i] = if a > 0.0 && a < 1.0 { dout * w[i] * 2.0 * a } else { 0.0 };
+            sc.d_n[i] = if b > 0.0 && b < 1.0 {
+                dout * w[h + i] * 2.0 * b
+            } else {
+                0.0
+            };
+        }
+    }
+    let bo = net.ft_bias_offset();
+    for i in 0..h {
+        g[bo + i] += sc.d_s[i] + sc.d_n[i];
+    }
+    for &f in &s.stm[..n] {
+        let row = &mut g[f as usize * h..f as usize * h + h];
+        for (r, d) in row.iter_mut().zip(&sc.d_s) {
+            *r += d;
+        }
+    }
+    for &f in &s.nstm[..n] {
+        let row = &mut g[f as usize * h..f as usize * h + h];
+        for (r, d) in row.iter_mut().zip(&sc.d_n) {
+            *r += d;
+        }
+    }
+    loss
+}
+
+/// Adam's moments.
+#[derive(Clone, Debug)]
+pub struct Adam {
+    pub m: Vec<f32>,
+    pub v: Vec<f32>,
+    /// Steps taken.
+    pub t: u64,
+}
+
+impl Adam {
+    pub fn new(n: usize) -> Adam {
+        Adam {
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+            t: 0,
+        }
+    }
+
+    /// One step with learning rate `lr` on the mean gradient `grad`.
+    pub fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        const EPS: f32 = 1e-8;
+        self.t += 1;
+        let c1 = 1.0 - B1.powi(self.t.min(i32::MAX as u64) as i32);
+        let c2 = 1.0 - B2.powi(self.t.min(i32::MAX as u64) as i32);
+        let step = lr * c2.sqrt() / c1;
+        for ((p, &g), (m, v)) in params
+            .iter_mut()
+            .zip(grad)
+            .zip(self.m.iter_mut().zip(self.v.iter_mut()))
+        {
+            *m = B1 * *m + (1.0 - B1) * g;
+            *v = B2 * *v + (1.0 - B2) * g * g;
+            *p -= step * *m / (v.sqrt() + EPS);
+        }
+    }
+}
+
+/// Checkpoint magic.
+const CKPT_MAGIC: [u8; 4] = *b"CHTR";
+
+/// Writes the float state (net and optimiser) after `epoch` epochs to `path`.
+pub fn save_checkpoint(path: &Path, net: &Net, adam: &Adam, epoch: u32) -> std::io::Result<()> {
+    let mut b = Vec::with_capacity(24 + 12 * net.params.len());
+    b.extend_from_slice(&CKPT_MAGIC);
+    b.extend_from_slice(&1u32.to_le_bytes());
+    b.extend_from_slice(&(net.hidden as u32).to_le_bytes());
+    b.extend_from_slice(&epoch.to_le_bytes());
+    b.extend_from_slice(&adam.t.to_le_bytes());
+    for v in [&net.params, &adam.m, &adam.v] {
+        for x in v.iter() {
+            b.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    // Written aside and renamed, so a kill never leaves half a checkpoint under the name.
+    let tmp = path.with_extension("tmp");
+    let mut f = std::fs::File::create(&tmp)?;
+    f.write_all(&b)?;
+    f.sync_all()?;
+    std::fs::rename(&tmp, path)
+}
+
+/// Reads a checkpoint: the net, the optimiser and the epochs done.
+pub fn load_checkpoint(path: &Path) -> anyhow::Result<(Net, Adam, u32)> {
+    let b = std::fs::read(path).map_err(|e| anyhow::anyhow!("cannot read checkpoint {}: {e}", path.display()))?;
+    let bad = |why: &str| anyhow::anyhow!("checkpoint {}: {why}", path.display());
+    if b.len() < 24 || b[0..4] != CKPT_MAGIC {
+        return Err(bad("not a chariot train checkpoint (no \"CHTR\" magic)"));
+    }
+    let u32_at = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
+    if u32_at(4) != 1 {
+        return Err(bad(&format!("version {} (expected 1)", u32_at(4))));
+    }
+    let hidden = u32_at(8) as usize;
+    if !(1..=4096).contains(&hidden) {
+        return Err(bad(&format!("hidden width {hidden}")));
+    }
+    let epoch = u32_at(12);
+    let mut t8 = [0u8; 8];
+    t8.copy_from_slice(&b[16..24]);
+    let t = u64::from_le_bytes(t8);
+    let n = Net::param_count(hidden);
+    if b.len() != 24 + 12 * n {
+        return Err(bad(&format!(
+            "{} bytes, expected {} for hidden width {hidden}",
+            b.len(),
+            24 + 12 * n
+        )));
+    }
+    let read = |k: usize| -> Vec<f32> {
+        b[24 + 4 * n * k..24 + 4 * n * (k + 1)]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    };
+    Ok((
+        Net {
+            hidden,
+            params: read(0),
+        },
+        Adam {
+            m: read(1),
+            v: read(2),
+            t,
+        },
+        epoch,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Position;
+    use crate::tools::datagen::format::{GameResult, Record};
+
+    /// A self-contained integer forward pass over CHNN v1 bytes, as the brief specifies
+    /// (the engine's inference has its own; this one checks the trainer's file).
+    fn quantised_eval(file: &[u8], stm: &[u16], nstm: &[u16]) -> i64 {
+        let u32_at = |o: usize| u32::from_le_bytes([file[o], file[o + 1], file[o + 2], file[o + 3]]);
+        let h = u32_at(12) as usize;
+        let i16_at = |i: usize| i16::from_le_bytes([file[32 + 2 * i], file[33 + 2 * i]]);
+        let acc = |act: &[u16]| -> Vec<i16> {
+            (0..h)
+                .map(|i| {
+                    let mut a = i16_at(INPUTS * h + i);
+                    for &f in act {
+                        a = a.wrapping_add(i16_at(f as usize * h + i));
+                    }
+                    a
+                })
+                .collect()
+        };
+        let (s, n) = (acc(stm), acc(nstm));
+        let ow = INPUTS * h + h;
+        let mut sum: i32 = 0;
+        for i in 0..h {
+            let v = s[i].clamp(0, QA as i16);
+            let w = i16_at(ow + i);
+            sum = sum.wrapping_add(v as i32 * (v * w) as i32);
+            let v = n[i].clamp(0, QA as i16);
+            let w = i16_at(ow + h + i);
+            sum = sum.wrapping_add(v as i32 * (v * w) as i32);
+        }
+        let bo = 32 + 2 * (INPUTS * h + 3 * h);
+        let ob = i32::from_le_bytes([file[bo], file[bo + 1], file[bo + 2], file[bo + 3]]) as i64;
+        (sum as i64 / QA as i64 + ob) * SCALE as i64 / (QA as i64 * QB as i64)
+    }
+
+    fn sample_positions() -> Vec<PackedRecord> {
+        let mut pos = Position::startpos();
+        let mut out = Vec::new();
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        for _ in 0..60 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves.get(rng.gen_range(0..moves.len()));
+            out.push(PackedRecord(
+                Record::from_position(&pos, 0, m, false, 0, GameResult::Draw).encode(),
+            ));
+            pos.make_move(m);
+        }
+        out
+    }
+
+    #[test]
+    fn quantised_file_matches_the_float_net() {
+        for seed in 0..3 {
+            let mut net = Net::random(64, seed);
+            // Larger output weights than at initialisation, as after training (the clip is
+            // tested in `clip_keeps_the_output_weights_quantisable`).
+            let o = net.out_offset();
+            for (i, w) in net.params[o..o + 128].iter_mut().enumerate() {
+                *w = ((i * 37 % 101) as f32 / 50.0 - 1.0) * 0.6;
+            }
+            let ob = net.out_bias_offset();
+            net.params[ob] = 0.07;
+            net.clip();
+            let file = net.quantise();
+            // The float net with its weights rounded as the file has them: the integer pass
+            // must agree closely (only the integer divisions differ).
+            let mut rounded = net.clone();
+            let o = rounded.out_offset();
+            let ob = rounded.out_bias_offset();
+            for (i, w) in rounded.params.iter_mut().enumerate() {
+                *w = if i < o {
+                    (*w * QA as f32).round() / QA as f32
+                } else if i < ob {
+                    (*w * QB as f32).round() / QB as f32
+                } else {
+                    (*w * (QA * QB) as f32).round() / (QA * QB) as f32
+                };
+            }
+            let mut worst = 0f32;
+            for rec in sample_positions() {
+                let mut s = [0u16; MAX_ACTIVE];
+                let mut n = [0u16; MAX_ACTIVE];
+                let k = features(&rec, &mut s, &mut n);
+                let float = net.forward(&s[..k], &n[..k]) * SCALE as f32;
+                let exact = rounded.forward(&s[..k], &n[..k]) * SCALE as f32;
+                let q = quantised_eval(&file, &s[..k], &n[..k]) as f32;
+                assert!((exact - q).abs() <= 1.5, "rounded float {exact} quantised {q}");
+                // Against the unrounded net: the output weights' rounding (±1/128) is most of it.
+                assert!(
+                    (float - q).abs() <= 25.0 + 0.05 * float.abs(),
+                    "float {float} quantised {q}"
+                );
+                worst = worst.max((float - q).abs());
+            }
+            assert!(worst > 0.0);
+        }
+    }
+
+    #[test]
+    fn clip_keeps_the_output_weights_quantisable() {
+        let mut net = Net::random(16, 4);
+        let o = net.out_offset();
+        net.params[o] = 5.0;
+        net.params[o + 1] = -1.99;
+        net.params[o + 2] = 1.98;
+        net.clip();
+        let f = net.quantise();
+        let w = |i: usize| i16::from_le_bytes([f[32 + 2 * (o + i)], f[33 + 2 * (o + i)]]);
+        assert_eq!([w(0), w(1), w(2)], [127, -127, 127]);
+    }
+
+    #[test]
+    fn chnn_header_length_and_checksum() {
+        let net = Net::random(32, 1);
+        let f = net.quantise();
+        assert_eq!(f.len(), 32 + 2 * (1260 * 32 + 32 + 64) + 4);
+        assert_eq!(&f[0..4], b"CHNN");
+        let u = |o: usize| u32::from_le_bytes([f[o], f[o + 1], f[o + 2], f[o + 3]]);
+        assert_eq!([u(4), u(8), u(12), u(16), u(20), u(24)], [1, 1260, 32, 255, 64, 400]);
+        assert_eq!(u(28), crate::tools::datagen::format::fnv1a(&f[32..]));
+    }
+
+    #[test]
+    fn features_follow_the_contract() {
+        // Red's king on e0 (square 4): for Red, own king on 4; for Black, enemy king on 85.
+        assert_eq!(feature(0, 0, 0, 4), 4);
+        assert_eq!(feature(1, 0, 0, 4), 7 * 90 + 85);
+        // Black's pawn (kind 6) on a6 (54): for Black, own pawn on 35.
+        assert_eq!(feature(1, 1, 6, 54), 6 * 90 + 35);
+        // The start position is symmetric: both perspectives see the same features.
+        let rec = &sample_positions()[0];
+        let mut s = [0u16; MAX_ACTIVE];
+        let mut n = [0u16; MAX_ACTIVE];
+        let k = features(rec, &mut s, &mut n);
+        assert_eq!(k, 32);
+        let (mut a, mut b) = (s.to_vec(), n.to_vec());
+        a.sort();
+        b.sort();
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn mirrored_features_are_the_mirrored_position() {
+        for rec in sample_positions().iter().step_by(7) {
+            let r = Record::decode(&rec.0).unwrap();
+            let m = r.position().unwrap().mirrored();
+            let mrec = PackedRecord(Record::from_position(&m, 0, r.best.unwrap(), false, 0, GameResult::Draw).encode());
+            let (mut a, mut b) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+            let (mut c, mut d) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+            let k = features_of(rec, true, &mut a, &mut b);
+            assert_eq!(features(&mrec, &mut c, &mut d), k);
+            let sorted = |x: &[u16]| {
+                let mut v = x.to_vec();
+                v.sort();
+                v
+            };
+            assert_eq!(sorted(&a[..k]), sorted(&c[..k]));
+            assert_eq!(sorted(&b[..k]), sorted(&d[..k]));
+        }
+    }
+
+    #[test]
+    fn gradient_matches_finite_differences() {
+        let mut net = Net::random(16, 5);
+        let o = net.out_offset();
+        for w in &mut net.params[o..o + 32] {
+            *w *= 20.0;
+        }
+        let recs = sample_positions();
+        let s = Sample::new(&recs[10], 0.7, 400.0);
+        let s = Sample { target: 0.8, ..s };
+        let mut sc = Scratch::new(16);
+        let mut g = vec![0f32; net.params.len()];
+        sample_loss(&net, &s, 1.0, &mut sc, Some(&mut g));
+        let idx = [
+            s.stm[0] as usize * 16 + 3,
+            s.nstm[5] as usize * 16 + 7,
+            net.ft_bias_offset() + 2,
+            o + 4,
+            o + 16 + 9,
+            net.out_bias_offset(),
+        ];
+        for &i in &idx {
+            let eps = 1e-3;
+            let mut a = net.clone();
+            a.params[i] += eps;
+            let mut b = net.clone();
+            b.params[i] -= eps;
+            let num = (sample_loss(&a, &s, 1.0, &mut sc, None) - sample_loss(&b, &s, 1.0, &mut sc, None)) / (2.0 * eps);
+            assert!(
+                (num - g[i]).abs() <= 1e-3 + 0.05 * num.abs(),
+                "param {i}: numeric {num} analytic {}",
+                g[i]
+            );
+        }
+    }
+
+    #[test]
+    fn checkpoint_round_trips() {
+        let net = Net::random(16, 2);
+        let mut adam = Adam::new(net.params.len());
+        adam.m[5] = 0.5;
+        adam.t = 77;
+        let dir = std::env::temp_dir().join(format!("chariot-ckpt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let p = dir.join("a.ckpt");
+        save_checkpoint(&p, &net, &adam, 3).unwrap();
+        let (n2, a2, e) = load_checkpoint(&p).unwrap();
+        assert_eq!((n2.params, a2.m, a2.t, e), (net.params, adam.m, 77, 3));
+        std::fs::write(&p, b"junk").unwrap();
+        assert!(load_checkpoint(&p).unwrap_err().to_string().contains("magic"));
+    }
+}

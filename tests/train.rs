@@ -1,0 +1,198 @@
+//! `chariot train`: on a small generated set the loss goes down within seconds; the written
+//! net has the exact CHNN v1 header, length and checksum; checkpoints resume; bad input is
+//! refused with one clear error.
+
+use chariot::tools::datagen::{self, format};
+use chariot::tools::train::{self, TrainArgs};
+use clap::Parser;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::AtomicBool;
+use std::sync::OnceLock;
+
+const CHARIOT: &str = env!("CARGO_BIN_EXE_chariot");
+
+fn dir() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("chariot-train-test-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[derive(Parser)]
+struct DgWrap {
+    #[command(flatten)]
+    a: datagen::DatagenArgs,
+}
+
+#[derive(Parser)]
+struct TrWrap {
+    #[command(flatten)]
+    a: TrainArgs,
+}
+
+/// A small data set, generated once for all tests of this file.
+fn data() -> &'static Path {
+    static DATA: OnceLock<PathBuf> = OnceLock::new();
+    DATA.get_or_init(|| {
+        let p = dir().join("small.bin");
+        let _ = std::fs::remove_file(&p);
+        let argv = [
+            "x",
+            "--out",
+            p.to_str().unwrap(),
+            "--nodes",
+            "400",
+            "--start-nodes",
+            "200",
+        ];
+        let argv: Vec<&str> = argv
+            .into_iter()
+            .chain(["--threads", "2", "--games", "16", "--seed", "21"])
+            .collect();
+        let cfg = datagen::Config::from_args(&DgWrap::parse_from(argv).a).unwrap();
+        datagen::generate(&cfg, &AtomicBool::new(false), &mut Vec::new()).unwrap();
+        p
+    })
+}
+
+fn args(extra: &[&str]) -> TrainArgs {
+    let mut argv = vec!["x", "--data", data().to_str().unwrap()];
+    argv.extend_from_slice(extra);
+    TrWrap::parse_from(argv).a
+}
+
+#[test]
+fn training_lowers_the_loss_within_seconds() {
+    let a = args(&[
+        "--out",
+        "unused.chnn",
+        "--hidden",
+        "32",
+        "--epochs",
+        "8",
+        "--batch-size",
+        "256",
+        "--lr",
+        "0.003",
+        "--threads",
+        "2",
+        "--val-fraction",
+        "0.1",
+    ]);
+    let mut log = Vec::new();
+    let mut d = train::load(&a, &mut log).unwrap();
+    assert!(d.train.len() > 500, "{} training positions", d.train.len());
+    assert!(!d.valid.is_empty());
+    let start = std::time::Instant::now();
+    let before = train::mean_loss(&chariot::tools::train::model::Net::random(32, a.seed), &d.train, &a, 2);
+    let (net, reports) = train::train(&a, &mut d, &mut log).unwrap();
+    let after = train::mean_loss(&net, &d.train, &a, 2);
+    let log = String::from_utf8(log).unwrap();
+    assert_eq!(reports.len(), 8);
+    assert!(after < 0.7 * before, "loss {before} -> {after}\n{log}");
+    assert!(reports[7].train_loss < reports[0].train_loss, "{log}");
+    assert!(start.elapsed().as_secs() < 60, "took {:?}", start.elapsed());
+    assert!(
+        log.contains("epoch 8/8: train loss") && log.contains("positions/s"),
+        "{log}"
+    );
+}
+
+#[test]
+fn the_binary_writes_an_exact_chnn_file_and_resumable_checkpoints() {
+    let out = dir().join("net.chnn");
+    let ck = dir().join("ckpt");
+    let run = |extra: &[&str]| {
+        let o = Command::new(CHARIOT)
+            .args([
+                "train",
+                "--data",
+                data().to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .args(["--hidden", "16", "--batch-size", "512", "--threads", "2"])
+            .args(["--checkpoint-dir", ck.to_str().unwrap()])
+            .args(extra)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(o.status.success(), "{err}");
+        err
+    };
+    let err = run(&["--epochs", "2"]);
+    assert!(err.contains("epoch 0: val loss") && err.contains("epoch 2/2"), "{err}");
+    let f = std::fs::read(&out).unwrap();
+    let h = 16usize;
+    assert_eq!(f.len(), 32 + 2 * (1260 * h + h + 2 * h) + 4);
+    let u = |o: usize| u32::from_le_bytes([f[o], f[o + 1], f[o + 2], f[o + 3]]);
+    assert_eq!(&f[0..4], b"CHNN");
+    assert_eq!([u(4), u(8), u(12), u(16), u(20), u(24)], [1, 1260, 16, 255, 64, 400]);
+    assert_eq!(u(28), format::fnv1a(&f[32..]));
+    // Output weights within ±127.
+    let ow = 32 + 2 * (1260 * h + h);
+    for i in 0..2 * h {
+        let w = i16::from_le_bytes([f[ow + 2 * i], f[ow + 2 * i + 1]]);
+        assert!((-127..=127).contains(&w));
+    }
+    assert!(ck.join("epoch-1.ckpt").exists() && ck.join("epoch-2.chnn").exists());
+    assert_eq!(std::fs::read(ck.join("epoch-2.chnn")).unwrap(), f);
+    // Resuming after epoch 2 runs epochs 3 and 4 only.
+    let resume = ck.join("epoch-2.ckpt");
+    let err = run(&["--epochs", "4", "--resume", resume.to_str().unwrap(), "--keep-best"]);
+    assert!(
+        err.contains("resuming") && err.contains("epoch 3/4") && err.contains("epoch 4/4"),
+        "{err}"
+    );
+    assert!(!err.contains("epoch 1/4"), "{err}");
+    // --keep-best writes the epoch with the lowest validation loss.
+    let kept = err
+        .lines()
+        .find(|l| l.contains("keeping the net of epoch"))
+        .expect("a kept epoch");
+    let e = if kept.contains("epoch 3 ") { 3 } else { 4 };
+    let f = std::fs::read(&out).unwrap();
+    assert_eq!(std::fs::read(ck.join(format!("epoch-{e}.chnn"))).unwrap(), f, "{kept}");
+}
+
+#[test]
+fn bad_input_gets_one_clear_error() {
+    let junk = dir().join("junk.bin");
+    std::fs::write(&junk, b"this is not a data file at all").unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (&["--data", junk.to_str().unwrap()], "not a chariot datagen file"),
+        (&["--data", "/nonexistent/x.bin"], "cannot read"),
+        (
+            &["--data", data().to_str().unwrap(), "--hidden", "20"],
+            "multiple of 16",
+        ),
+        (
+            &[
+                "--data",
+                data().to_str().unwrap(),
+                "--hidden",
+                "16",
+                "--resume",
+                junk.to_str().unwrap(),
+            ],
+            "magic",
+        ),
+    ];
+    for (extra, want) in cases {
+        let o = Command::new(CHARIOT)
+            .args([
+                "train",
+                "--out",
+                dir().join("never.chnn").to_str().unwrap(),
+                "--epochs",
+                "1",
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{extra:?}");
+        assert!(err.contains(want) && !err.contains("panicked"), "{extra:?}: {err}");
+    }
+    assert!(!dir().join("never.chnn").exists());
+}
