@@ -3,7 +3,7 @@
 //! second for the fastest batch. Run with `cargo bench --bench eval`.
 
 use chariot::board::Position;
-use chariot::eval::evaluate;
+use chariot::eval::hce::evaluate;
 use std::hint::black_box;
 use std::time::Instant;
 
