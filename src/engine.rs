@@ -12,6 +12,7 @@
 
 use crate::board::{rules, Position};
 use crate::core::{Color, Move};
+use crate::eval::nnue::Network;
 use crate::protocol::command::{shown, Command, GoParams, Start};
 use crate::protocol::{ucci, uci, Dialect, Input};
 use crate::search::{Clock, Control, Info, Limits, SearchResult, Searcher};
@@ -49,6 +50,10 @@ pub struct Options {
     pub usemillisec: bool,
     pub batch: bool,
     pub debug: bool,
+    /// `EvalFile`: the net file (empty: the embedded net).
+    pub eval_file: String,
+    /// `Use NNUE`: the search evaluates with the net instead of the hand-crafted evaluation.
+    pub use_nnue: bool,
 }
 
 impl Default for Options {
@@ -63,6 +68,8 @@ impl Default for Options {
             usemillisec: false,
             batch: false,
             debug: false,
+            eval_file: String::new(),
+            use_nnue: false,
         }
     }
 }
@@ -77,6 +84,8 @@ enum Job {
     },
     SetHash(usize),
     SetThreads(usize),
+    /// The network the search evaluates with (`None`: the hand-crafted evaluation).
+    SetNet(Option<Arc<Network>>),
     Clear,
 }
 
@@ -101,6 +110,7 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
 fn worker(jobs: Receiver<Job>, events: Sender<Event>) {
     let (mut hash, mut threads) = (Options::default().hash_mb, Options::default().threads);
     let mut searcher = Searcher::new(hash, threads);
+    let mut net: Option<Arc<Network>> = None;
     for job in jobs {
         let event = match job {
             Job::Search {
@@ -120,6 +130,7 @@ fn worker(jobs: Receiver<Job>, events: Sender<Event>) {
                     Ok(result) => Event::Done(id, Box::new(result), None),
                     Err(p) => {
                         searcher = Searcher::new(hash, threads);
+                        searcher.set_network(net.clone());
                         Event::Done(id, Box::default(), Some(panic_text(&*p)))
                     }
                 }
@@ -134,6 +145,10 @@ fn worker(jobs: Receiver<Job>, events: Sender<Event>) {
                         threads = n;
                         searcher.set_threads(n);
                     }
+                    Job::SetNet(n) => {
+                        net = n;
+                        searcher.set_network(net.clone());
+                    }
                     Job::Clear => searcher.clear(),
                     Job::Search { .. } => {}
                 }));
@@ -141,6 +156,7 @@ fn worker(jobs: Receiver<Job>, events: Sender<Event>) {
                     Ok(()) => Event::ConfigDone(None),
                     Err(p) => {
                         searcher = Searcher::new(1, 1);
+                        searcher.set_network(net.clone());
                         hash = 1;
                         threads = 1;
                         Event::ConfigDone(Some(format!(
@@ -211,6 +227,9 @@ enum Change {
     UseMillisec(bool),
     Batch(bool),
     Debug(bool),
+    /// `EvalFile`, already loaded and validated: the value and its net.
+    EvalFile(String, Arc<Network>),
+    UseNnue(bool),
 }
 
 /// The controller. Generic over its output so that it can also write into a buffer.
@@ -220,6 +239,8 @@ pub struct Engine<W: Write> {
     pos: Position,
     banmoves: Vec<Move>,
     opts: Options,
+    /// The net `EvalFile` names (the embedded one by default), kept whatever `Use NNUE` says.
+    net: Option<Arc<Network>>,
     jobs: Sender<Job>,
     events: Receiver<Event>,
     running: Option<Running>,
@@ -249,6 +270,7 @@ impl<W: Write> Engine<W> {
             pos: Position::startpos(),
             banmoves: Vec::new(),
             opts: Options::default(),
+            net: eval::nnue::embedded().ok().map(Arc::new),
             jobs,
             events,
             running: None,
@@ -339,7 +361,7 @@ impl<W: Write> Engine<W> {
             Command::BanMoves(moves) => self.set_banmoves(&moves)?,
             Command::Display => self.display()?,
             Command::Eval => {
-                let text = eval::trace(&self.pos);
+                let text = eval::trace(&self.pos, self.net.as_deref(), self.opts.use_nnue);
                 self.say(text.trim_end())?;
             }
             Command::Flip => {
@@ -796,7 +818,28 @@ impl<W: Write> Engine<W> {
             Change::UseMillisec(b) => self.opts.usemillisec = b,
             Change::Batch(b) => self.opts.batch = b,
             Change::Debug(b) => self.opts.debug = b,
+            Change::EvalFile(file, net) => {
+                self.opts.eval_file = file;
+                self.net = Some(net);
+                self.send_net()?;
+            }
+            Change::UseNnue(b) => {
+                self.opts.use_nnue = b;
+                self.send_net()?;
+            }
         }
+        Ok(())
+    }
+
+    /// Hands the search the net `Use NNUE` and `EvalFile` select.
+    fn send_net(&mut self) -> io::Result<()> {
+        let net = self.net.clone().filter(|_| self.opts.use_nnue);
+        if let Some(n) = &net {
+            if eval::nnue::is_placeholder(n) {
+                self.say("info string warning: the net is the random placeholder, not a trained net")?;
+            }
+        }
+        self.config(Job::SetNet(net));
         Ok(())
     }
 
@@ -909,6 +952,14 @@ fn parse_change(name: &str, value: Option<&str>) -> Result<Change, String> {
         "usemillisec" => Change::UseMillisec(check(name, value)?),
         "batch" => Change::Batch(check(name, value)?),
         "debug" => Change::Debug(check(name, value)?),
+        "evalfile" => {
+            let file = value.unwrap_or("").trim().to_string();
+            match eval::nnue::load_eval_file(&file) {
+                Ok(net) => Change::EvalFile(file, Arc::new(net)),
+                Err(e) => return Err(format!("EvalFile '{}': {e}", shown(&file))),
+            }
+        }
+        "use nnue" | "usennue" => Change::UseNnue(check(name, value)?),
         _ => return Err(format!("unknown option '{}'", shown(name))),
     })
 }

@@ -17,6 +17,8 @@ pub fn handshake() -> String {
          option hashsize type spin min 0 max 65536 default 16\n\
          option threads type spin min 1 max 256 default 1\n\
          option newgame type button\n\
+         option evalfile type string default <empty>\n\
+         option usennue type check default false\n\
          ucciok",
         env!("CARGO_PKG_VERSION")
     )

@@ -16,6 +16,8 @@ pub fn handshake() -> String {
          option name MultiPV type spin default 1 min 1 max 128\n\
          option name Move Overhead type spin default 10 min 0 max 5000\n\
          option name UCI_ShowWDL type check default false\n\
+         option name EvalFile type string default <empty>\n\
+         option name Use NNUE type check default false\n\
          uciok",
         env!("CARGO_PKG_VERSION")
     )
