@@ -834,9 +834,12 @@ impl<W: Write> Engine<W> {
     /// Hands the search the net `Use NNUE` and `EvalFile` select.
     fn send_net(&mut self) -> io::Result<()> {
         let net = self.net.clone().filter(|_| self.opts.use_nnue);
+        if self.opts.use_nnue && net.is_none() {
+            self.error("Use NNUE: no net is loaded; the hand-crafted evaluation stays in use")?;
+        }
         if let Some(n) = &net {
             if eval::nnue::is_placeholder(n) {
-                self.say("info string warning: the net is the random placeholder, not a trained net")?;
+                self.say("info string warning: the net is the untrained placeholder, not a trained net")?;
             }
         }
         self.config(Job::SetNet(net));

@@ -235,7 +235,7 @@ fn the_net_file_round_trips() {
 
 #[test]
 fn embedded_net_is_the_deterministic_placeholder() {
-    // While nets/default.chnn is the random placeholder, it must be exactly what
+    // While nets/default.chnn is the untrained placeholder, it must be exactly what
     // Network::placeholder(256, PLACEHOLDER_SEED) writes. Regenerate it with
     //   CHARIOT_WRITE_PLACEHOLDER=1 cargo test --release --test nnue placeholder
     // When a trained net replaces it, PLACEHOLDER_CHECKSUM no longer matches and this test

@@ -7,7 +7,7 @@
 //! one it keeps the network's accumulators along the line and answers with the network.
 //!
 //! The default is the hand-crafted evaluation (`Use NNUE` false): the embedded net is still a
-//! random placeholder (see [`nnue`]).
+//! untrained placeholder (see [`nnue`]).
 
 pub mod hce;
 pub mod nnue;
@@ -128,7 +128,7 @@ pub fn trace(pos: &Position, net: Option<&Network>, use_nnue: bool) -> String {
                 net.hidden(),
                 net.checksum(),
                 if nnue::is_placeholder(net) {
-                    ", the random placeholder"
+                    ", the untrained placeholder"
                 } else {
                     ""
                 }

@@ -95,7 +95,7 @@ pub fn bench_with(depth: Option<u32>, net: Option<Arc<Network>>, out: &mut dyn W
     let mut searcher = Searcher::new(16, 1);
     if let Some(n) = &net {
         let what = if nnue::is_placeholder(n) {
-            ", the random placeholder"
+            ", the untrained placeholder"
         } else {
             ""
         };

@@ -7,10 +7,12 @@
 //! vector kernels run in AVX2 where the CPU has it and in bit-identical scalar code elsewhere
 //! ([`simd`]).
 //!
-//! **The embedded net is a placeholder**: `nets/default.chnn` is a deterministic *random,
-//! untrained* net (H = 256, [`Network::placeholder`] from [`PLACEHOLDER_SEED`]) that exists to
-//! exercise the format and to measure speed. Its evaluations mean nothing, so `Use NNUE`
-//! defaults to false until a trained net replaces it and proves itself in games.
+//! **The embedded net is a placeholder, not a trained net**: `nets/default.chnn` is a
+//! deterministic *untrained* net (H = 256, [`Network::placeholder`] from [`PLACEHOLDER_SEED`]):
+//! a hand-set material count plus random noise, which exists to exercise the format and to
+//! measure speed on a search tree of a sensible shape. It knows nothing of xiangqi beyond piece
+//! values, so `Use NNUE` defaults to false until a trained net replaces it and proves itself in
+//! games.
 
 pub mod accumulator;
 pub mod net;
@@ -24,7 +26,7 @@ use crate::board::Position;
 use crate::core::{Color, Piece, Square};
 use std::path::Path;
 
-/// The embedded default net (currently the random placeholder; see the module doc).
+/// The embedded default net (currently the untrained placeholder; see the module doc).
 pub static EMBEDDED_NET: &[u8] = include_bytes!("../../../nets/default.chnn");
 
 /// Hidden width of the placeholder net.
@@ -64,14 +66,14 @@ pub fn evaluate_with(net: &Network, pos: &Position, backend: Backend) -> i32 {
     stack.evaluate(net, pos)
 }
 
-/// Whether `net` is the random placeholder generated from [`PLACEHOLDER_SEED`] (checked by
+/// Whether `net` is the untrained placeholder generated from [`PLACEHOLDER_SEED`] (checked by
 /// its checksum). While the embedded net is the placeholder, `Use NNUE` must stay false.
 pub fn is_placeholder(net: &Network) -> bool {
     net.hidden() == PLACEHOLDER_HIDDEN && net.checksum() == PLACEHOLDER_CHECKSUM
 }
 
 /// The checksum of `Network::placeholder(PLACEHOLDER_HIDDEN, PLACEHOLDER_SEED)`.
-pub const PLACEHOLDER_CHECKSUM: u32 = 0xd6b0_b9a6;
+pub const PLACEHOLDER_CHECKSUM: u32 = 0xa6a8_6721;
 
 /// The embedded default net, parsed.
 pub fn embedded() -> Result<Network, NetError> {
