@@ -167,25 +167,23 @@ mod avx2 {
 
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn add_sub(dst: &mut [Lane], src: &[Lane], add: &[Lane], sub: &[Lane]) {
-        for i in 0..dst.len() {
-            let v = _mm256_sub_epi16(_mm256_add_epi16(load(&src[i]), load(&add[i])), load(&sub[i]));
-            store(&mut dst[i], v);
+        for (((d, s), a), b) in dst.iter_mut().zip(src).zip(add).zip(sub) {
+            store(d, _mm256_sub_epi16(_mm256_add_epi16(load(s), load(a)), load(b)));
         }
     }
 
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn add_sub_sub(dst: &mut [Lane], src: &[Lane], add: &[Lane], sub1: &[Lane], sub2: &[Lane]) {
-        for i in 0..dst.len() {
-            let v = _mm256_sub_epi16(_mm256_add_epi16(load(&src[i]), load(&add[i])), load(&sub1[i]));
-            store(&mut dst[i], _mm256_sub_epi16(v, load(&sub2[i])));
+        for ((((d, s), a), b), c) in dst.iter_mut().zip(src).zip(add).zip(sub1).zip(sub2) {
+            let v = _mm256_sub_epi16(_mm256_add_epi16(load(s), load(a)), load(b));
+            store(d, _mm256_sub_epi16(v, load(c)));
         }
     }
 
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn add_assign(dst: &mut [Lane], add: &[Lane]) {
-        for i in 0..dst.len() {
-            let v = _mm256_add_epi16(load(&dst[i]), load(&add[i]));
-            store(&mut dst[i], v);
+        for (d, a) in dst.iter_mut().zip(add) {
+            store(d, _mm256_add_epi16(load(d), load(a)));
         }
     }
 
@@ -194,9 +192,9 @@ mod avx2 {
         let zero = _mm256_setzero_si256();
         let qa = _mm256_set1_epi16(QA as i16);
         let mut sum = _mm256_setzero_si256();
-        for i in 0..acc.len() {
-            let v = _mm256_min_epi16(_mm256_max_epi16(load(&acc[i]), zero), qa);
-            let vw = _mm256_mullo_epi16(v, load(&w[i]));
+        for (a, w) in acc.iter().zip(w) {
+            let v = _mm256_min_epi16(_mm256_max_epi16(load(a), zero), qa);
+            let vw = _mm256_mullo_epi16(v, load(w));
             sum = _mm256_add_epi32(sum, _mm256_madd_epi16(v, vw));
         }
         let s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
