@@ -1,9 +1,14 @@
-//! Evaluation throughput: evaluates a fixed set of positions (random legal games from the
-//! opening file, fixed seed) in batches and prints nanoseconds per evaluation and evaluations per
-//! second for the fastest batch. Run with `cargo bench --bench eval`.
+//! Evaluation throughput. Part 1: the hand-crafted evaluation of a fixed set of positions
+//! (random legal games from the opening file, fixed seed). Part 2: the hand-crafted evaluation
+//! against the NNUE (embedded net) along the same random games, each step `make_move` and an
+//! evaluation (for the NNUE, a push onto its accumulator stack, so one incremental update and
+//! the output layer per step), as the search does it. Prints nanoseconds per evaluation and
+//! evaluations per second for the fastest batch. Run with `cargo bench --bench eval`.
 
 use chariot::board::Position;
-use chariot::eval::evaluate;
+use chariot::core::Move;
+use chariot::eval::hce::evaluate;
+use chariot::eval::nnue::{self, AccumulatorStack};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -17,6 +22,7 @@ fn main() {
         seed.wrapping_mul(0x9E37_79B9_7F4A_7C15)
     };
     let mut positions = Vec::new();
+    let mut games: Vec<(Position, Vec<Move>)> = Vec::new();
     for line in include_str!("../tests/data/openings.txt")
         .lines()
         .filter(|l| !l.trim().is_empty())
@@ -26,15 +32,19 @@ fn main() {
         };
         for _ in 0..8 {
             let mut p = start.clone();
+            let mut moves = Vec::new();
             let plies = 10 + next() % 31;
             for _ in 0..plies {
-                let moves = p.legal_moves();
-                if moves.is_empty() {
+                let legal = p.legal_moves();
+                if legal.is_empty() {
                     break;
                 }
-                p.make_move(moves.get((next() % moves.len() as u64) as usize));
+                let mv = legal.get((next() % legal.len() as u64) as usize);
+                p.make_move(mv);
+                moves.push(mv);
             }
             positions.push(p);
+            games.push((start.clone(), moves));
         }
     }
     positions.push(Position::startpos());
@@ -75,6 +85,52 @@ fn main() {
         per_batch / best / 1e6,
         total * 1e9 / (per_batch * batches as f64),
     );
+
+    // Part 2: along the games, make + evaluate, hand-crafted against NNUE.
+    let net = match nnue::embedded() {
+        Ok(n) => n,
+        Err(e) => {
+            println!("no embedded net: {e}");
+            return;
+        }
+    };
+    let mut stack = AccumulatorStack::new(net.hidden());
+    let steps: usize = games.iter().map(|g| g.1.len()).sum();
+    for nnue_on in [false, true] {
+        let mut best = f64::MAX;
+        let mut sum = 0i64;
+        for _ in 0..batches {
+            let begin = Instant::now();
+            for _ in 0..rounds / 10 {
+                for (start, moves) in &games {
+                    let mut p = start.clone();
+                    if nnue_on {
+                        stack.reset(&net, &p);
+                    }
+                    for &mv in moves {
+                        if nnue_on {
+                            stack.push_move(&p, mv);
+                            p.make_move(mv);
+                            sum += stack.evaluate(&net, black_box(&p)) as i64;
+                        } else {
+                            p.make_move(mv);
+                            sum += evaluate(black_box(&p)) as i64;
+                        }
+                    }
+                }
+            }
+            best = best.min(begin.elapsed().as_secs_f64());
+        }
+        let n = (steps * (rounds / 10)) as f64;
+        println!(
+            "{:<12} make + evaluate along {} games ({steps} steps): best batch {:.1} ns/step ({:.2} M/s) (checksum {sum}; {:?})",
+            if nnue_on { "NNUE" } else { "hand-crafted" },
+            games.len(),
+            best * 1e9 / n,
+            n / best / 1e6,
+            stack.backend()
+        );
+    }
 }
 
 /// Nanoseconds this thread has run on a CPU (Linux), which ignores time spent descheduled on a

@@ -2,7 +2,7 @@
 //! random legal games, bounds, and sanity checks that each term points the right way.
 
 use chariot::board::Position;
-use chariot::eval::{self, evaluate, EVAL_LIMIT, PARAMS};
+use chariot::eval::hce::{self as eval, evaluate, EVAL_LIMIT, PARAMS};
 
 /// A fixed-seed xorshift64* generator: the same games on every run.
 struct Rng(u64);

@@ -211,6 +211,8 @@ fn uci_handshake_lists_every_option_with_its_range() {
         "option name MultiPV type spin default 1 min 1 max 128",
         "option name Move Overhead type spin default 10 min 0 max 5000",
         "option name UCI_ShowWDL type check default false",
+        "option name EvalFile type string default <empty>",
+        "option name Use NNUE type check default false",
     ] {
         assert!(lines.iter().any(|l| l == opt), "missing '{opt}' in {lines:?}");
     }
@@ -350,7 +352,8 @@ fn extras_d_eval_flip_bench_perft() {
 
     e.send("eval");
     let out = e.sync();
-    let expected: Vec<String> = chariot::eval::trace(&pos)
+    let net = chariot::eval::nnue::embedded().ok();
+    let expected: Vec<String> = chariot::eval::trace(&pos, net.as_ref(), false)
         .trim_end()
         .lines()
         .map(String::from)
@@ -628,6 +631,8 @@ fn ucci_dialect() {
         "option threads type spin min 1 max 256 default 1",
         "option ponder type check default false",
         "option newgame type button",
+        "option evalfile type string default <empty>",
+        "option usennue type check default false",
         "option batch type check default false",
         "option debug type check default false",
     ] {

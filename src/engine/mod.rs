@@ -102,6 +102,8 @@ pub struct Engine<W: Write> {
     pos: Position,
     banmoves: Vec<Move>,
     opts: Options,
+    /// The net `EvalFile` names (the embedded one by default), kept whatever `Use NNUE` says.
+    net: Option<Arc<crate::eval::nnue::Network>>,
     jobs: Sender<Job>,
     events: Receiver<Event>,
     running: Option<Running>,
@@ -134,6 +136,7 @@ impl<W: Write> Engine<W> {
             pos: Position::startpos(),
             banmoves: Vec::new(),
             opts: Options::default(),
+            net: eval::nnue::embedded().ok().map(Arc::new),
             jobs,
             events,
             running: None,
@@ -233,7 +236,7 @@ impl<W: Write> Engine<W> {
             Command::BanMoves(moves) => self.set_banmoves(&moves)?,
             Command::Display => self.display()?,
             Command::Eval => {
-                let text = eval::trace(&self.pos);
+                let text = eval::trace(&self.pos, self.net.as_deref(), self.opts.use_nnue);
                 self.say(text.trim_end())?;
             }
             Command::Flip => {

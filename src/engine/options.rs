@@ -5,9 +5,12 @@
 
 use super::worker::Job;
 use super::Engine;
+use crate::eval;
+use crate::eval::nnue::Network;
 use crate::protocol::command::shown;
 use crate::search::skill::{self, Skill};
 use std::io::{self, Write};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The engine's settings, both dialects.
@@ -30,6 +33,10 @@ pub struct Options {
     pub elo: u32,
     /// `Skill Seed`: the weak levels' choices depend on it and on the position only.
     pub skill_seed: u64,
+    /// `EvalFile`: the net file (empty: the embedded net).
+    pub eval_file: String,
+    /// `Use NNUE`: the search evaluates with the net instead of the hand-crafted evaluation.
+    pub use_nnue: bool,
 }
 
 impl Options {
@@ -60,6 +67,8 @@ impl Default for Options {
             limit_strength: false,
             elo: skill::ELO_MAX,
             skill_seed: 0,
+            eval_file: String::new(),
+            use_nnue: false,
         }
     }
 }
@@ -81,6 +90,9 @@ pub(super) enum Change {
     LimitStrength(bool),
     Elo(u32),
     SkillSeed(u64),
+    /// `EvalFile`, already loaded and validated: the value and its net.
+    EvalFile(String, Arc<Network>),
+    UseNnue(bool),
 }
 
 impl<W: Write> Engine<W> {
@@ -121,7 +133,31 @@ impl<W: Write> Engine<W> {
             Change::LimitStrength(b) => self.opts.limit_strength = b,
             Change::Elo(e) => self.opts.elo = e,
             Change::SkillSeed(s) => self.opts.skill_seed = s,
+            Change::EvalFile(file, net) => {
+                self.opts.eval_file = file;
+                self.net = Some(net);
+                self.send_net()?;
+            }
+            Change::UseNnue(b) => {
+                self.opts.use_nnue = b;
+                self.send_net()?;
+            }
         }
+        Ok(())
+    }
+
+    /// Hands the search the net `Use NNUE` and `EvalFile` select.
+    fn send_net(&mut self) -> io::Result<()> {
+        let net = self.net.clone().filter(|_| self.opts.use_nnue);
+        if self.opts.use_nnue && net.is_none() {
+            self.error("Use NNUE: no net is loaded; the hand-crafted evaluation stays in use")?;
+        }
+        if let Some(n) = &net {
+            if eval::nnue::is_placeholder(n) {
+                self.note("warning: the net is the untrained placeholder, not a trained net")?;
+            }
+        }
+        self.config(Job::SetNet(net));
         Ok(())
     }
 }
@@ -185,6 +221,14 @@ pub(super) fn parse_change(name: &str, value: Option<&str>) -> Result<Change, St
         "uci_limitstrength" => Change::LimitStrength(check(name, value)?),
         "uci_elo" => Change::Elo(spin("UCI_Elo", value, skill::ELO_MIN.into(), skill::ELO_MAX.into())? as u32),
         "skill seed" => Change::SkillSeed(spin("Skill Seed", value, 0, u32::MAX.into())?),
+        "evalfile" => {
+            let file = value.unwrap_or("").trim().to_string();
+            match eval::nnue::load_eval_file(&file) {
+                Ok(net) => Change::EvalFile(file, Arc::new(net)),
+                Err(e) => return Err(format!("EvalFile '{}': {e}", shown(&file))),
+            }
+        }
+        "use nnue" | "usennue" => Change::UseNnue(check(name, value)?),
         _ => return Err(format!("unknown option '{}'", shown(name))),
     })
 }

@@ -6,6 +6,7 @@
 //! engine down.
 
 use crate::board::Position;
+use crate::eval::nnue::Network;
 use crate::search::{Control, Info, Limits, SearchResult, Searcher};
 use crossbeam_channel::{Receiver, Sender};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -26,6 +27,8 @@ pub(super) enum Job {
     },
     SetHash(usize),
     SetThreads(usize),
+    /// The network the search evaluates with (`None`: the hand-crafted evaluation).
+    SetNet(Option<Arc<Network>>),
     Clear,
 }
 
@@ -50,6 +53,7 @@ pub(super) fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
 pub(super) fn run(jobs: Receiver<Job>, events: Sender<Event>) {
     let (mut hash, mut threads) = (Options::default().hash_mb, Options::default().threads);
     let mut searcher = Searcher::new(hash, threads);
+    let mut net: Option<Arc<Network>> = None;
     for job in jobs {
         let event = match job {
             Job::Search {
@@ -69,6 +73,7 @@ pub(super) fn run(jobs: Receiver<Job>, events: Sender<Event>) {
                     Ok(result) => Event::Done(id, Box::new(result), None),
                     Err(p) => {
                         searcher = Searcher::new(hash, threads);
+                        searcher.set_network(net.clone());
                         Event::Done(id, Box::default(), Some(panic_text(&*p)))
                     }
                 }
@@ -83,6 +88,10 @@ pub(super) fn run(jobs: Receiver<Job>, events: Sender<Event>) {
                         threads = n;
                         searcher.set_threads(n);
                     }
+                    Job::SetNet(n) => {
+                        net = n;
+                        searcher.set_network(net.clone());
+                    }
                     Job::Clear => searcher.clear(),
                     Job::Search { .. } => {}
                 }));
@@ -90,6 +99,7 @@ pub(super) fn run(jobs: Receiver<Job>, events: Sender<Event>) {
                     Ok(()) => Event::ConfigDone(None),
                     Err(p) => {
                         searcher = Searcher::new(1, 1);
+                        searcher.set_network(net.clone());
                         hash = 1;
                         threads = 1;
                         Event::ConfigDone(Some(format!(

@@ -19,6 +19,8 @@ pub fn handshake() -> String {
          option threads type spin min 1 max 256 default 1\n\
          option newgame type button\n\
          option level type spin min 0 max {MAX_LEVEL} default {MAX_LEVEL}\n\
+         option evalfile type string default <empty>\n\
+         option usennue type check default false\n\
          ucciok",
         env!("CARGO_PKG_VERSION")
     )

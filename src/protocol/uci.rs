@@ -21,6 +21,8 @@ pub fn handshake() -> String {
          option name UCI_LimitStrength type check default false\n\
          option name UCI_Elo type spin default {ELO_MAX} min {ELO_MIN} max {ELO_MAX}\n\
          option name Skill Seed type spin default 0 min 0 max 4294967295\n\
+         option name EvalFile type string default <empty>\n\
+         option name Use NNUE type check default false\n\
          uciok",
         env!("CARGO_PKG_VERSION")
     )

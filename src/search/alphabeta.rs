@@ -35,6 +35,8 @@ pub(super) struct ThreadData {
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: Vec<usize>,
     lmr: Box<[[u8; 64]; 64]>,
+    /// The evaluation, with its accumulators along the current line.
+    pub(super) eval: eval::Evaluator,
 }
 
 impl ThreadData {
@@ -51,6 +53,7 @@ impl ThreadData {
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: vec![0; MAX_PLY + 2],
             lmr,
+            eval: eval::Evaluator::new(),
         }
     }
 
@@ -151,6 +154,7 @@ impl<'a> Worker<'a> {
             })
             .collect();
         let pondering = sh.control.pondering.load(Ordering::Relaxed);
+        td.eval.reset(&pos);
         Worker {
             sh,
             td,
@@ -426,7 +430,7 @@ impl<'a> Worker<'a> {
             let capture = self.pos.is_capture(mv);
             self.td.stack[0].mv = Some(mv);
             self.td.stack[0].piece = self.pos.piece_at(mv.from());
-            self.pos.make_move(mv);
+            self.make(mv);
             self.count_node();
             let check = self.pos.in_check();
             let new_depth = depth - 1 + check as i32;
@@ -448,7 +452,7 @@ impl<'a> Worker<'a> {
                     v = -self.search::<true>(new_depth, -beta, -alpha, 1, false);
                 }
             }
-            self.pos.unmake_move();
+            self.unmake();
             if self.stopped {
                 break;
             }
@@ -510,8 +514,33 @@ impl<'a> Worker<'a> {
         None
     }
 
-    fn static_eval(&self) -> i32 {
-        eval::evaluate(&self.pos).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    fn static_eval(&mut self) -> i32 {
+        self.td.eval.evaluate(&self.pos).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// Makes `mv`, recording it for the evaluation's accumulators.
+    #[inline(always)]
+    fn make(&mut self, mv: Move) {
+        self.td.eval.push(&self.pos, mv);
+        self.pos.make_move(mv);
+    }
+
+    #[inline(always)]
+    fn unmake(&mut self) {
+        self.pos.unmake_move();
+        self.td.eval.pop();
+    }
+
+    #[inline(always)]
+    fn make_null(&mut self) {
+        self.td.eval.push_null();
+        self.pos.make_null();
+    }
+
+    #[inline(always)]
+    fn unmake_null(&mut self) {
+        self.pos.unmake_null();
+        self.td.eval.pop();
     }
 
     fn has_big_piece(&self) -> bool {
@@ -643,10 +672,10 @@ impl<'a> Worker<'a> {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 self.td.stack[ply].mv = None;
                 self.td.stack[ply].piece = None;
-                self.pos.make_null();
+                self.make_null();
                 self.count_node();
                 let v = -self.search::<false>(depth - r, -beta, -beta + 1, ply + 1, !cut);
-                self.pos.unmake_null();
+                self.unmake_null();
                 if self.stopped {
                     return 0;
                 }
@@ -720,7 +749,7 @@ impl<'a> Worker<'a> {
             let bad_capture = capture && depth >= 3 && searched > 0 && see(&self.pos, mv) < 0;
             self.td.stack[ply].mv = Some(mv);
             self.td.stack[ply].piece = piece;
-            self.pos.make_move(mv);
+            self.make(mv);
             self.count_node();
             let gives_check = self.pos.in_check();
             // Check extension, bounded so that long checking sequences cannot run away.
@@ -746,7 +775,7 @@ impl<'a> Worker<'a> {
                     v = -self.search::<true>(new_depth, -beta, -alpha, ply + 1, false);
                 }
             }
-            self.pos.unmake_move();
+            self.unmake();
             if self.stopped {
                 return 0;
             }
@@ -874,10 +903,10 @@ impl<'a> Worker<'a> {
             }
             self.td.stack[ply].mv = Some(mv);
             self.td.stack[ply].piece = self.pos.piece_at(mv.from());
-            self.pos.make_move(mv);
+            self.make(mv);
             self.count_node();
             let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, false);
-            self.pos.unmake_move();
+            self.unmake();
             if self.stopped {
                 return 0;
             }
@@ -907,12 +936,12 @@ impl<'a> Worker<'a> {
                 if !self.pos.gives_check(mv) || see(&self.pos, mv) < 0 {
                     continue;
                 }
-                self.pos.make_move(mv);
+                self.make(mv);
                 self.td.stack[ply].mv = Some(mv);
                 self.td.stack[ply].piece = self.pos.piece_at(mv.to());
                 self.count_node();
                 let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, false);
-                self.pos.unmake_move();
+                self.unmake();
                 if self.stopped {
                     return 0;
                 }

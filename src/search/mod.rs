@@ -17,8 +17,10 @@ pub mod tt;
 use crate::board::rules::{repetition, RepetitionVerdict};
 use crate::board::Position;
 use crate::core::Move;
+use crate::eval::nnue::Network;
 use alphabeta::{Shared, ThreadData, Worker};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Score of a mate at the root; a mate in `n` plies scores `MATE - n`.
@@ -184,6 +186,8 @@ pub struct Searcher {
     tt: tt::Tt,
     hash_mb: usize,
     threads: Vec<ThreadData>,
+    /// The network the threads evaluate with (`None`: the hand-crafted evaluation).
+    net: Option<Arc<Network>>,
 }
 
 impl Searcher {
@@ -193,6 +197,7 @@ impl Searcher {
             tt: tt::Tt::new(hash_mb),
             hash_mb,
             threads: (0..threads.max(1)).map(|_| ThreadData::new()).collect(),
+            net: None,
         }
     }
 
@@ -209,6 +214,16 @@ impl Searcher {
     /// Sets the number of searching threads (at least one).
     pub fn set_threads(&mut self, threads: usize) {
         self.threads.resize_with(threads.max(1), ThreadData::new);
+    }
+
+    /// Evaluates with `net` from the next search on (`None`: the hand-crafted evaluation).
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        self.net = net;
+    }
+
+    /// The network the search evaluates with, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.net.as_ref()
     }
 
     /// The number of searching threads.
@@ -253,6 +268,9 @@ impl Searcher {
             };
         }
         self.tt.new_search();
+        for td in &mut self.threads {
+            td.eval.set_network(self.net.clone());
+        }
         let shared = Shared {
             tt: &self.tt,
             control,

@@ -6,15 +6,23 @@
 //! `tests/data/mates.txt`, and a few quiet endgames.
 
 use crate::board::Position;
+use crate::eval::nnue::{self, Network};
 use crate::search::{Control, Limits, Searcher, Silent};
 use std::io::Write;
+use std::sync::Arc;
 use std::time::Instant;
 
-/// `chariot bench [depth]`.
+/// `chariot bench [depth] [--use-nnue] [--eval-file FILE]`.
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
     /// Search depth for every position.
     pub depth: Option<u32>,
+    /// Evaluate with the embedded net instead of the hand-crafted evaluation (as `Use NNUE true`).
+    #[arg(long)]
+    pub use_nnue: bool,
+    /// Evaluate with this net file (implies --use-nnue).
+    #[arg(long, value_name = "FILE")]
+    pub eval_file: Option<String>,
 }
 
 /// The depth `bench` searches when none is given.
@@ -78,8 +86,27 @@ const POSITIONS: &[&str] = &[
 /// hash from a cleared state, writing per-position lines and, last, `Bench: <nodes> nodes <nps> nps`.
 /// Returns the total node count.
 pub fn bench(depth: Option<u32>, out: &mut dyn Write) -> std::io::Result<u64> {
+    bench_with(depth, None, out)
+}
+
+/// Like [`bench`], evaluating with `net` (`None`: the hand-crafted evaluation, the default).
+pub fn bench_with(depth: Option<u32>, net: Option<Arc<Network>>, out: &mut dyn Write) -> std::io::Result<u64> {
     let depth = depth.unwrap_or(DEFAULT_DEPTH).clamp(1, 64);
     let mut searcher = Searcher::new(16, 1);
+    if let Some(n) = &net {
+        let what = if nnue::is_placeholder(n) {
+            ", the untrained placeholder"
+        } else {
+            ""
+        };
+        writeln!(
+            out,
+            "Evaluation: NNUE (hidden {}, checksum {:#010x}{what})",
+            n.hidden(),
+            n.checksum()
+        )?;
+    }
+    searcher.set_network(net);
     let limits = Limits {
         depth: Some(depth),
         ..Default::default()
@@ -119,6 +146,11 @@ pub fn bench(depth: Option<u32>, out: &mut dyn Write) -> std::io::Result<u64> {
 }
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
-    bench(args.depth, &mut std::io::stdout().lock())?;
+    let net = match (&args.eval_file, args.use_nnue) {
+        (Some(file), _) => Some(nnue::load_eval_file(file).map_err(|e| anyhow::anyhow!("--eval-file {file}: {e}"))?),
+        (None, true) => Some(nnue::embedded()?),
+        (None, false) => None,
+    };
+    bench_with(args.depth, net.map(Arc::new), &mut std::io::stdout().lock())?;
     Ok(())
 }

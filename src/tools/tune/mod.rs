@@ -9,7 +9,7 @@ pub mod games;
 pub mod source;
 pub mod texel;
 
-use crate::eval::{Params, Weights, PARAMS};
+use crate::eval::hce::{Params, Weights, PARAMS};
 use anyhow::{bail, Context};
 use games::{parse_pgn, sample_game, Sample, Skip};
 use std::io::Write;

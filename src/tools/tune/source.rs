@@ -1,7 +1,7 @@
 //! Tuned weights written as Rust source: the `PARAMS` constant laid out as in
-//! `src/eval/params.rs`, ready to replace it.
+//! `src/eval/hce/params.rs`, ready to replace it.
 
-use crate::eval::{HalfTable, Params, KIND_NAMES, S};
+use crate::eval::hce::{HalfTable, Params, KIND_NAMES, S};
 use std::fmt::Write;
 
 fn pair(v: S) -> String {
@@ -112,7 +112,7 @@ pub fn params_source(p: &Params) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::PARAMS;
+    use crate::eval::hce::PARAMS;
 
     #[test]
     fn source_of_the_weights_in_use() {

@@ -16,7 +16,7 @@
 
 use super::games::Sample;
 use crate::core::Color;
-use crate::eval::{half_cell, ParamId, Params, Weights};
+use crate::eval::hce::{half_cell, ParamId, Params, Weights};
 
 /// Below this many samples a computation stays on the calling thread.
 const PARALLEL_MIN: usize = 4096;
@@ -419,7 +419,7 @@ impl<'a> Tuner<'a> {
 mod tests {
     use super::*;
     use crate::board::Position;
-    use crate::eval::{evaluate, PARAMS};
+    use crate::eval::hce::{evaluate, PARAMS};
 
     fn sample(fen: &str, result: f32) -> Sample {
         let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));

@@ -1,0 +1,222 @@
+//! Accumulators: each perspective's hidden layer before activation, `bias + Σ W[f]` over the
+//! active features, kept incrementally along the search line.
+//!
+//! The stack is lazy: making a move only records its delta (moved piece, from, to, captured
+//! piece); an entry's accumulators are computed when an evaluation asks for them, from the
+//! nearest computed entry below, one delta at a time. Everything is allocated when the stack
+//! is built for a net; pushing, popping and evaluating never allocate.
+
+use super::net::Network;
+use super::simd::{self, Backend, Lane};
+use super::{feature, output};
+use crate::board::Position;
+use crate::core::{Color, Move, Piece};
+
+/// Entries the stack holds (the search goes at most 128 plies deep). Deeper pushes are
+/// counted, and evaluated by a full refresh.
+pub const STACK_DEPTH: usize = 256;
+
+/// What one ply changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Delta {
+    piece: Piece,
+    from: u8,
+    to: u8,
+    captured: Option<Piece>,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Meta {
+    computed: bool,
+    /// `None`: a null move (or the root); the pieces did not change.
+    delta: Option<Delta>,
+}
+
+/// The two accumulators of every ply of the current line (`[Red, Black]` each).
+#[derive(Clone)]
+pub struct AccumulatorStack {
+    /// `hidden / 16`.
+    lanes: usize,
+    hidden: usize,
+    /// `STACK_DEPTH + 1` entries (the last is scratch for overflow) × 2 perspectives × `lanes`.
+    acc: Vec<Lane>,
+    meta: Vec<Meta>,
+    top: usize,
+    /// Pushes beyond `STACK_DEPTH`, not stored.
+    overflow: usize,
+    backend: Backend,
+}
+
+impl AccumulatorStack {
+    /// A stack for nets of `hidden` units, with the fastest kernels this CPU runs.
+    pub fn new(hidden: usize) -> AccumulatorStack {
+        AccumulatorStack::with_backend(hidden, Backend::best())
+    }
+
+    /// A stack using the given kernels (the scalar ones where `backend` is not available).
+    pub fn with_backend(hidden: usize, backend: Backend) -> AccumulatorStack {
+        let lanes = hidden / Lane::WIDTH;
+        let backend = if backend.available() { backend } else { Backend::Scalar };
+        AccumulatorStack {
+            lanes,
+            hidden,
+            acc: vec![Lane::ZERO; (STACK_DEPTH + 1) * 2 * lanes],
+            meta: vec![Meta::default(); STACK_DEPTH + 1],
+            top: 0,
+            overflow: 0,
+            backend,
+        }
+    }
+
+    /// The hidden width this stack was built for.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The kernels in use.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Starts a new line at `pos`: a full refresh of the root entry.
+    pub fn reset(&mut self, net: &Network, pos: &Position) {
+        self.top = 0;
+        self.overflow = 0;
+        self.meta[0] = Meta {
+            computed: true,
+            delta: None,
+        };
+        self.refresh_into(net, pos, 0);
+    }
+
+    /// Records `mv`, about to be made in `pos` (call before `make_move`).
+    #[inline(always)]
+    pub fn push_move(&mut self, pos: &Position, mv: Move) {
+        let (from, to) = (mv.from(), mv.to());
+        let delta = pos.piece_at(from).map(|piece| Delta {
+            piece,
+            from: from.index() as u8,
+            to: to.index() as u8,
+            captured: pos.piece_at(to),
+        });
+        self.push(delta);
+    }
+
+    /// Records a null move.
+    #[inline(always)]
+    pub fn push_null(&mut self) {
+        self.push(None);
+    }
+
+    #[inline(always)]
+    fn push(&mut self, delta: Option<Delta>) {
+        if self.overflow > 0 || self.top + 1 >= STACK_DEPTH {
+            self.overflow += 1;
+            return;
+        }
+        self.top += 1;
+        self.meta[self.top] = Meta { computed: false, delta };
+    }
+
+    /// Takes back the last push.
+    #[inline(always)]
+    pub fn pop(&mut self) {
+        if self.overflow > 0 {
+            self.overflow -= 1;
+        } else {
+            self.top = self.top.saturating_sub(1);
+        }
+    }
+
+    /// Brings the top entry up to date for `pos` (the position after every recorded move).
+    #[inline]
+    fn materialise(&mut self, net: &Network, pos: &Position) -> usize {
+        if self.overflow > 0 {
+            self.refresh_into(net, pos, STACK_DEPTH);
+            return STACK_DEPTH;
+        }
+        let mut base = self.top;
+        while !self.meta[base].computed {
+            if base == 0 {
+                // Never reset for this line: start from scratch.
+                self.refresh_into(net, pos, self.top);
+                self.meta[self.top].computed = true;
+                return self.top;
+            }
+            base -= 1;
+        }
+        for i in base + 1..=self.top {
+            self.apply(net, i);
+            self.meta[i].computed = true;
+        }
+        self.top
+    }
+
+    /// Computes entry `i` from entry `i - 1` and entry `i`'s delta.
+    #[inline(always)]
+    fn apply(&mut self, net: &Network, i: usize) {
+        let n = 2 * self.lanes;
+        let (below, rest) = self.acc.split_at_mut(i * n);
+        let src = &below[(i - 1) * n..];
+        let dst = &mut rest[..n];
+        let Some(d) = self.meta[i].delta else {
+            dst.copy_from_slice(src);
+            return;
+        };
+        let (from, to) = (
+            crate::core::Square::from_index_unchecked(d.from as usize),
+            crate::core::Square::from_index_unchecked(d.to as usize),
+        );
+        for (k, p) in Color::BOTH.into_iter().enumerate() {
+            let (s, t) = (
+                &src[k * self.lanes..(k + 1) * self.lanes],
+                &mut dst[k * self.lanes..(k + 1) * self.lanes],
+            );
+            let add = net.row(feature(p, d.piece, to));
+            let sub = net.row(feature(p, d.piece, from));
+            match d.captured {
+                None => simd::add_sub(self.backend, t, s, add, sub),
+                Some(c) => simd::add_sub_sub(self.backend, t, s, add, sub, net.row(feature(p, c, to))),
+            }
+        }
+    }
+
+    /// Computes entry `i` from scratch for `pos`.
+    fn refresh_into(&mut self, net: &Network, pos: &Position, i: usize) {
+        let n = 2 * self.lanes;
+        let entry = &mut self.acc[i * n..i * n + n];
+        for (k, p) in Color::BOTH.into_iter().enumerate() {
+            let acc = &mut entry[k * self.lanes..(k + 1) * self.lanes];
+            acc.copy_from_slice(net.bias());
+            for sq in pos.occupied() {
+                if let Some(piece) = pos.piece_at(sq) {
+                    simd::add_assign(self.backend, acc, net.row(feature(p, piece, sq)));
+                }
+            }
+        }
+    }
+
+    /// The network's score of `pos` (the position after every recorded move), side to move's
+    /// view, in centipawns (not clamped).
+    #[inline]
+    pub fn evaluate(&mut self, net: &Network, pos: &Position) -> i32 {
+        let i = self.materialise(net, pos);
+        let (red, black) = self.perspectives(i);
+        let (stm, nstm) = match pos.side_to_move() {
+            Color::Red => (red, black),
+            Color::Black => (black, red),
+        };
+        output(self.backend, net, stm, nstm)
+    }
+
+    /// The top entry's accumulators, `(Red's, Black's)`, brought up to date for `pos`.
+    pub fn current(&mut self, net: &Network, pos: &Position) -> (&[Lane], &[Lane]) {
+        let i = self.materialise(net, pos);
+        self.perspectives(i)
+    }
+
+    fn perspectives(&self, i: usize) -> (&[Lane], &[Lane]) {
+        let n = 2 * self.lanes;
+        self.acc[i * n..i * n + n].split_at(self.lanes)
+    }
+}

@@ -1,0 +1,415 @@
+//! The CHNN v1 net file: reading (with every fault named), writing, and the checksum.
+//!
+//! Little-endian throughout. A 32-byte header (`b"CHNN"`, version 1, inputs 1260, hidden H,
+//! QA 255, QB 64, SCALE, FNV-1a checksum of the payload), then the payload: feature-transformer
+//! weights `i16[1260][H]` (feature-major), biases `i16[H]`, output weights `i16[2H]` (first
+//! the side to move's half, then the other side's) and an `i32` output bias. The file is
+//! exactly `32 + 2 * (1260 * H + H + 2 * H) + 4` bytes long.
+
+use super::simd::Lane;
+use std::fmt;
+use std::path::Path;
+
+/// The file's first four bytes.
+pub const MAGIC: [u8; 4] = *b"CHNN";
+/// The only version this build reads and writes.
+pub const VERSION: u32 = 1;
+/// Inputs: 2 relative colours × 7 kinds × 90 points.
+pub const INPUTS: usize = 1260;
+/// Accumulator clamp: 1.0 in the feature transformer's fixed point.
+pub const QA: i32 = 255;
+/// 1.0 in the output layer's fixed point.
+pub const QB: i32 = 64;
+/// Network output units per centipawn-scale step (the file may choose another).
+pub const DEFAULT_SCALE: i32 = 400;
+/// The smallest and largest hidden width accepted (a multiple of 16 in between).
+pub const MIN_HIDDEN: usize = 16;
+pub const MAX_HIDDEN: usize = 1024;
+/// Header length in bytes.
+pub const HEADER_LEN: usize = 32;
+
+/// Why a net could not be loaded. Every variant names its fault; none is a panic.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetError {
+    /// The file does not exist.
+    Missing { path: String },
+    /// The file exists but could not be read.
+    Unreadable { path: String, reason: String },
+    /// The file is shorter than its header says it must be (or shorter than the header).
+    Truncated { expected: usize, got: usize },
+    /// The file is longer than its header says it must be.
+    TrailingBytes { expected: usize, got: usize },
+    /// The first four bytes are not `CHNN`.
+    BadMagic { got: [u8; 4] },
+    /// A version this build does not read.
+    UnsupportedVersion { got: u32 },
+    /// A header field that does not match this build's network (`field` names it).
+    WrongArchitecture {
+        field: &'static str,
+        expected: String,
+        got: u32,
+    },
+    /// The payload does not hash to the stored checksum.
+    ChecksumMismatch { stored: u32, computed: u32 },
+}
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetError::Missing { path } => write!(f, "net file '{path}' not found"),
+            NetError::Unreadable { path, reason } => write!(f, "cannot read net file '{path}': {reason}"),
+            NetError::Truncated { expected, got } => {
+                write!(f, "net file truncated: expected {expected} bytes, got {got}")
+            }
+            NetError::TrailingBytes { expected, got } => {
+                write!(f, "net file too long: expected {expected} bytes, got {got}")
+            }
+            NetError::BadMagic { got } => write!(
+                f,
+                "not a CHNN net file: bad magic {:02x} {:02x} {:02x} {:02x} (expected 'CHNN')",
+                got[0], got[1], got[2], got[3]
+            ),
+            NetError::UnsupportedVersion { got } => {
+                write!(
+                    f,
+                    "unsupported net file version {got} (this build reads version {VERSION})"
+                )
+            }
+            NetError::WrongArchitecture { field, expected, got } => {
+                write!(f, "wrong net architecture: {field} is {got}, expected {expected}")
+            }
+            NetError::ChecksumMismatch { stored, computed } => write!(
+                f,
+                "net file checksum mismatch: stored {stored:#010x}, payload hashes to {computed:#010x}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NetError {}
+
+/// FNV-1a, 32 bits, over `bytes`.
+pub fn fnv1a(bytes: &[u8]) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for &b in bytes {
+        h ^= b as u32;
+        h = h.wrapping_mul(0x0100_0193);
+    }
+    h
+}
+
+/// The exact file length of a net with `hidden` units.
+pub const fn file_len(hidden: usize) -> usize {
+    HEADER_LEN + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+}
+
+/// A quantised perspective network: 1260 inputs → H (two perspectives) → 1, with its weights
+/// laid out in 32-byte aligned lanes of 16 `i16` for SIMD.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Network {
+    hidden: usize,
+    scale: i32,
+    /// `INPUTS * hidden / 16` lanes, feature-major.
+    ft_weights: Vec<Lane>,
+    /// `hidden / 16` lanes.
+    ft_bias: Vec<Lane>,
+    /// `2 * hidden / 16` lanes: side to move, then the other side.
+    out_weights: Vec<Lane>,
+    out_bias: i32,
+    checksum: u32,
+}
+
+impl fmt::Debug for Network {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Network {{ hidden: {}, scale: {}, checksum: {:#010x} }}",
+            self.hidden, self.scale, self.checksum
+        )
+    }
+}
+
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+}
+
+/// Reads `n` little-endian `i16` from `bytes` into lanes.
+fn lanes_from(bytes: &[u8], n: usize) -> Vec<Lane> {
+    let mut lanes = vec![Lane::ZERO; n / Lane::WIDTH];
+    for (i, c) in bytes[..2 * n].chunks_exact(2).enumerate() {
+        lanes[i / Lane::WIDTH].0[i % Lane::WIDTH] = i16::from_le_bytes([c[0], c[1]]);
+    }
+    lanes
+}
+
+fn push_lanes(out: &mut Vec<u8>, lanes: &[Lane]) {
+    for lane in lanes {
+        for v in lane.0 {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+}
+
+impl Network {
+    /// Parses and validates a CHNN v1 file image: header fields in order (length of the
+    /// header, magic, version, inputs, hidden, QA, QB, SCALE), then the exact length, then the
+    /// checksum.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        if bytes.len() < HEADER_LEN {
+            return Err(NetError::Truncated {
+                expected: HEADER_LEN,
+                got: bytes.len(),
+            });
+        }
+        let magic = [bytes[0], bytes[1], bytes[2], bytes[3]];
+        if magic != MAGIC {
+            return Err(NetError::BadMagic { got: magic });
+        }
+        let version = u32_at(bytes, 4);
+        if version != VERSION {
+            return Err(NetError::UnsupportedVersion { got: version });
+        }
+        let wrong = |field, expected: String, got| Err(NetError::WrongArchitecture { field, expected, got });
+        let inputs = u32_at(bytes, 8);
+        if inputs as usize != INPUTS {
+            return wrong("inputs", INPUTS.to_string(), inputs);
+        }
+        let hidden = u32_at(bytes, 12);
+        let h = hidden as usize;
+        if !(MIN_HIDDEN..=MAX_HIDDEN).contains(&h) || !h.is_multiple_of(16) {
+            return wrong(
+                "hidden",
+                format!("a multiple of 16 in {MIN_HIDDEN}..={MAX_HIDDEN}"),
+                hidden,
+            );
+        }
+        let qa = u32_at(bytes, 16);
+        if qa as i32 != QA {
+            return wrong("QA", QA.to_string(), qa);
+        }
+        let qb = u32_at(bytes, 20);
+        if qb as i32 != QB {
+            return wrong("QB", QB.to_string(), qb);
+        }
+        let scale = u32_at(bytes, 24);
+        if !(1..=100_000).contains(&scale) {
+            return wrong("SCALE", "1..=100000".to_string(), scale);
+        }
+        let expected = file_len(h);
+        if bytes.len() < expected {
+            return Err(NetError::Truncated {
+                expected,
+                got: bytes.len(),
+            });
+        }
+        if bytes.len() > expected {
+            return Err(NetError::TrailingBytes {
+                expected,
+                got: bytes.len(),
+            });
+        }
+        let stored = u32_at(bytes, 28);
+        let payload = &bytes[HEADER_LEN..];
+        let computed = fnv1a(payload);
+        if stored != computed {
+            return Err(NetError::ChecksumMismatch { stored, computed });
+        }
+        let mut at = 0;
+        let mut take = |n: usize| {
+            let lanes = lanes_from(&payload[at..], n);
+            at += 2 * n;
+            lanes
+        };
+        let ft_weights = take(INPUTS * h);
+        let ft_bias = take(h);
+        let out_weights = take(2 * h);
+        let out_bias = i32::from_le_bytes([payload[at], payload[at + 1], payload[at + 2], payload[at + 3]]);
+        Ok(Network {
+            hidden: h,
+            scale: scale as i32,
+            ft_weights,
+            ft_bias,
+            out_weights,
+            out_bias,
+            checksum: stored,
+        })
+    }
+
+    /// Reads and validates a net file.
+    pub fn load(path: &Path) -> Result<Network, NetError> {
+        let shown = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => NetError::Missing { path: shown.clone() },
+            _ => NetError::Unreadable {
+                path: shown.clone(),
+                reason: e.to_string(),
+            },
+        })?;
+        Network::from_bytes(&bytes)
+    }
+
+    /// The net as a CHNN v1 file image (the checksum computed afresh).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut payload = Vec::with_capacity(file_len(self.hidden) - HEADER_LEN);
+        push_lanes(&mut payload, &self.ft_weights);
+        push_lanes(&mut payload, &self.ft_bias);
+        push_lanes(&mut payload, &self.out_weights);
+        payload.extend_from_slice(&self.out_bias.to_le_bytes());
+        let mut out = Vec::with_capacity(file_len(self.hidden));
+        out.extend_from_slice(&MAGIC);
+        for v in [
+            VERSION,
+            INPUTS as u32,
+            self.hidden as u32,
+            QA as u32,
+            QB as u32,
+            self.scale as u32,
+            fnv1a(&payload),
+        ] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&payload);
+        out
+    }
+
+    /// Writes the net to `path` as a CHNN v1 file.
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        std::fs::write(path, self.to_bytes())
+    }
+
+    /// A net from quantised parts, as a trainer produces them: `ft_weights` is
+    /// `INPUTS * hidden` values (feature-major), `ft_bias` `hidden`, `out_weights` `2 * hidden`
+    /// (side to move first). `None` when a length or `hidden` does not fit the format.
+    pub fn from_parts(
+        hidden: usize,
+        scale: i32,
+        ft_weights: &[i16],
+        ft_bias: &[i16],
+        out_weights: &[i16],
+        out_bias: i32,
+    ) -> Option<Network> {
+        let fits = (MIN_HIDDEN..=MAX_HIDDEN).contains(&hidden)
+            && hidden.is_multiple_of(16)
+            && ft_weights.len() == INPUTS * hidden
+            && ft_bias.len() == hidden
+            && out_weights.len() == 2 * hidden
+            && scale > 0;
+        if !fits {
+            return None;
+        }
+        let lanes = |v: &[i16]| {
+            v.chunks_exact(Lane::WIDTH)
+                .map(|c| {
+                    let mut l = Lane::ZERO;
+                    l.0.copy_from_slice(c);
+                    l
+                })
+                .collect::<Vec<Lane>>()
+        };
+        let mut net = Network {
+            hidden,
+            scale,
+            ft_weights: lanes(ft_weights),
+            ft_bias: lanes(ft_bias),
+            out_weights: lanes(out_weights),
+            out_bias,
+            checksum: 0,
+        };
+        net.checksum = fnv1a(&net.to_bytes()[HEADER_LEN..]);
+        Some(net)
+    }
+
+    /// A deterministic **untrained** placeholder net of `hidden` units (at least 32) from
+    /// `seed`, to exercise the format and measure speed: its first 16 units count material by
+    /// hand-set piece values (each unit pair `(127 + x, 127 - x)` with opposite output weights
+    /// is linear in `x`, the material balance; a pawn is about 90, a rook about 900), the others
+    /// are random noise (feature weights in -24..=24, biases in 0..=96, output weights in
+    /// -2..=2). Nothing in it is learned; it is no substitute for a trained net. `None` when
+    /// `hidden` does not fit.
+    pub fn placeholder(hidden: usize, seed: u64) -> Option<Network> {
+        if hidden < 32 {
+            return None;
+        }
+        let mut state = seed;
+        let mut next = move || {
+            // SplitMix64: fixed forever, so the committed placeholder can be regenerated.
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        let mut uniform = |lo: i64, hi: i64| (lo + (next() % (hi - lo + 1) as u64) as i64) as i16;
+        // Piece values in steps of about 45 centipawns: king, advisor, elephant, horse, rook,
+        // cannon, pawn. A full side is 48 steps, so 127 ± 2 × 48 stays inside 0..=255.
+        const VALUE: [i16; 7] = [0, 2, 2, 9, 20, 10, 2];
+        const PAIRS: usize = 8;
+        const PAIR_WEIGHT: i16 = 58;
+        let mut ft_weights: Vec<i16> = (0..INPUTS * hidden).map(|_| uniform(-24, 24)).collect();
+        let mut ft_bias: Vec<i16> = (0..hidden).map(|_| uniform(0, 96)).collect();
+        let mut out_weights: Vec<i16> = (0..2 * hidden).map(|_| uniform(-2, 2)).collect();
+        let out_bias = 0;
+        for f in 0..INPUTS {
+            let (rc, kind) = (f / 630, f / 90 % 7);
+            let x = if rc == 0 { VALUE[kind] } else { -VALUE[kind] };
+            for pair in 0..PAIRS {
+                ft_weights[f * hidden + 2 * pair] = x;
+                ft_weights[f * hidden + 2 * pair + 1] = -x;
+            }
+        }
+        for pair in 0..PAIRS {
+            for (unit, sign) in [(2 * pair, 1), (2 * pair + 1, -1)] {
+                ft_bias[unit] = 127;
+                out_weights[unit] = sign * PAIR_WEIGHT;
+                out_weights[hidden + unit] = -sign * PAIR_WEIGHT;
+            }
+        }
+        Network::from_parts(hidden, DEFAULT_SCALE, &ft_weights, &ft_bias, &out_weights, out_bias)
+    }
+
+    /// Hidden units per perspective.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The output scale (SCALE in the header).
+    pub fn scale(&self) -> i32 {
+        self.scale
+    }
+
+    /// The payload checksum (as stored in the file).
+    pub fn checksum(&self) -> u32 {
+        self.checksum
+    }
+
+    /// The output bias.
+    pub fn out_bias(&self) -> i32 {
+        self.out_bias
+    }
+
+    /// Feature `f`'s weight row (`hidden / 16` lanes).
+    #[inline(always)]
+    pub(super) fn row(&self, f: usize) -> &[Lane] {
+        let n = self.hidden / Lane::WIDTH;
+        &self.ft_weights[f * n..f * n + n]
+    }
+
+    /// The feature-transformer biases.
+    #[inline(always)]
+    pub(super) fn bias(&self) -> &[Lane] {
+        &self.ft_bias
+    }
+
+    /// The output weights: (side to move's half, the other side's half).
+    #[inline(always)]
+    pub(super) fn out_weights(&self) -> (&[Lane], &[Lane]) {
+        self.out_weights.split_at(self.hidden / Lane::WIDTH)
+    }
+
+    /// The centipawn score from the layer sum (the wrapping `Σ v·(v·w)` over both halves).
+    #[inline(always)]
+    pub(super) fn finish(&self, sum: i32) -> i32 {
+        let v = (sum as i64 / QA as i64 + self.out_bias as i64) * self.scale as i64 / (QA as i64 * QB as i64);
+        v.clamp(i32::MIN as i64, i32::MAX as i64) as i32
+    }
+}
