@@ -238,6 +238,22 @@ fn perpetual_check_with_a_warning_first() {
 }
 
 #[test]
+fn repetition_draw() {
+    // A mutual chase: the third occurrence is a draw.
+    let fen = "4k4/7n1/9/4pR3/9/9/4P4/9/9/4K4 w - - 0 1";
+    let moves = "1. f6h6 h8f7 2. h6h7 f7g5 3. h7g7 g5i6 4. g7g6 i6h8 5. g6h6 h8f7 6. h6h7 f7g5 \
+                 7. h7g7 g5i6 8. g7g6 i6h8";
+    let path = pgn_file("draw", fen, moves);
+    let out = play(&[], &format!("load {path}\ng6h6\nquit\n"));
+    has(
+        &out,
+        "Game over: the position occurred three times with no perpetual check or chase; draw by repetition.",
+    );
+    has(&out, "Result: 1/2-1/2 (draw (repetition))");
+    let _ = std::fs::remove_file(path);
+}
+
+#[test]
 fn perpetual_chase() {
     let fen = "5k3/9/9/5C3/5c3/5C3/9/9/5p3/4K4 w - - 0 1";
     let seven = pgn_file("chase", fen, "1. f4d4 f5d5 2. d4f4 d5f5 3. f4d4 f5d5 4. d4f4");
