@@ -121,7 +121,7 @@ fn refusals_explain_and_change_nothing() {
     // Not a move at all, and a piece that is not there.
     let out = play(&[], "hello\nC3=5\nX2=5\nquit\n");
     has(&out, "Not understood: 'hello' is not a move in WXF notation");
-    has(&out, "Red has no cannon on file 3");
+    has(&out, "No such piece: Red has no cannon on file 3");
     has(&out, "'X' is not a piece");
 }
 

@@ -472,6 +472,9 @@ impl Session<'_> {
                     "Illegal move {text}{what}: {reason}. Nothing changed; it is still your move."
                 )
             }
+            Err(e @ (NotationError::NoPiece { .. } | NotationError::NoTandem { .. })) => {
+                writeln!(self.out, "No such piece: {e}. Nothing changed; it is still your move.")
+            }
             Err(e) => writeln!(self.out, "Not understood: {e}. Type help for the moves and commands."),
         }
     }
