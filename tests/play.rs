@@ -121,7 +121,7 @@ fn refusals_explain_and_change_nothing() {
     // Not a move at all, and a piece that is not there.
     let out = play(&[], "hello\nC3=5\nX2=5\nquit\n");
     has(&out, "Not understood: 'hello' is not a move in WXF notation");
-    has(&out, "Red has no cannon on file 3");
+    has(&out, "No such piece: Red has no cannon on file 3");
     has(&out, "'X' is not a piece");
 }
 
@@ -235,6 +235,22 @@ fn perpetual_check_with_a_warning_first() {
     has(&out, "Game over: the position occurred three times and Red gave check with every move (perpetual check is forbidden); Black wins.");
     let _ = std::fs::remove_file(two);
     let _ = std::fs::remove_file(eight);
+}
+
+#[test]
+fn repetition_draw() {
+    // A mutual chase: the third occurrence is a draw.
+    let fen = "4k4/7n1/9/4pR3/9/9/4P4/9/9/4K4 w - - 0 1";
+    let moves = "1. f6h6 h8f7 2. h6h7 f7g5 3. h7g7 g5i6 4. g7g6 i6h8 5. g6h6 h8f7 6. h6h7 f7g5 \
+                 7. h7g7 g5i6 8. g7g6 i6h8";
+    let path = pgn_file("draw", fen, moves);
+    let out = play(&[], &format!("load {path}\ng6h6\nquit\n"));
+    has(
+        &out,
+        "Game over: the position occurred three times with no perpetual check or chase; draw by repetition.",
+    );
+    has(&out, "Result: 1/2-1/2 (draw (repetition))");
+    let _ = std::fs::remove_file(path);
 }
 
 #[test]

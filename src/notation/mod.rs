@@ -12,6 +12,7 @@
 //! can make a given move). Pawns follow the WXF convention: three on a file are front, middle
 //! (written with the file) and rear; four or five are `++`, `P+`, (`P3`,) `P-`, `--`; when two
 //! files each hold two or more pawns, the file's number takes the letter's place (`3+.4`, 前三平四).
+//! In Chinese, three on a file are 前, 中, 后 and four or five 前, 二, 三, (四,) 后.
 //!
 //! Parsing is lenient where no doubt arises: a file that holds two pieces of the kind is
 //! accepted when only one of them can make the move, `.` and `=` (or nothing) mean sideways,

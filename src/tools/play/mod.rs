@@ -1,13 +1,13 @@
 //! `chariot play`: a person plays Chariot at the terminal.
 //!
 //! The board is drawn with Chinese pieces in colour, or in ASCII (with `--ascii`, when
-//! `NO_COLOR` is set, or when standard output is not a terminal: then every line is plain
-//! text, which is how the tests drive it). Moves are read in ICCS, WXF or Chinese notation
-//! (`crate::notation`); an illegal move is refused with the reason and changes nothing; an
-//! ambiguous one is asked back. Chariot searches with the same `Searcher` as the protocol
-//! and reports through a `Reporter`, which prints the live line. The game ends by the rules
-//! (`board::rules::outcome`), by resignation or on time; games are saved as `chariot match`
-//! writes PGN, and loaded back.
+//! `NO_COLOR` is set, with `TERM=dumb`, or when standard output is not a terminal: then every
+//! line is plain text, which is how the tests drive it). Moves are read in ICCS, WXF or
+//! Chinese notation (`crate::notation`); an illegal move is refused with the reason and
+//! changes nothing; an ambiguous one is asked back. Chariot searches with the same `Searcher`
+//! as the protocol and reports through a `Reporter`, which prints the live line. The game
+//! ends by the rules (`board::rules::outcome`), by resignation or on time; games are saved as
+//! `chariot match` writes PGN, and loaded back.
 
 mod board;
 mod strength;
@@ -203,6 +203,7 @@ struct Session<'a> {
 pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
     let fancy = !args.ascii
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        && !std::env::var("TERM").is_ok_and(|t| t == "dumb")
         // SAFETY: isatty only reads the descriptor's state.
         && unsafe { libc::isatty(1) } == 1;
     let stdin = std::io::stdin();
@@ -378,10 +379,7 @@ impl Session<'_> {
             format!("move {}, {} to move", self.pos.fullmove(), side.name())
         };
         write!(self.out, "{turn}{clock}> ")?;
-        if self.fancy {
-            self.out.flush()?;
-        }
-        Ok(())
+        self.out.flush()
     }
 
     fn handle(&mut self, line: &str) -> anyhow::Result<Flow> {
@@ -473,6 +471,9 @@ impl Session<'_> {
                     self.out,
                     "Illegal move {text}{what}: {reason}. Nothing changed; it is still your move."
                 )
+            }
+            Err(e @ (NotationError::NoPiece { .. } | NotationError::NoTandem { .. })) => {
+                writeln!(self.out, "No such piece: {e}. Nothing changed; it is still your move.")
             }
             Err(e) => writeln!(self.out, "Not understood: {e}. Type help for the moves and commands."),
         }
