@@ -92,7 +92,7 @@ fn limit_strength_uses_the_elo() {
     e.send("uci");
     e.until(|l| l == "uciok");
     e.send("setoption name UCI_LimitStrength value true");
-    e.send("setoption name UCI_Elo value 1000");
+    e.send("setoption name UCI_Elo value 1200");
     e.send("position startpos");
     e.send("go movetime 10000");
     let out = e.until(|l| l.starts_with("bestmove"));
