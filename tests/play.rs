@@ -151,7 +151,7 @@ fn hint_flip_level_and_help() {
     has(&out, ", score ");
     has(&out, "     i  h  g  f  e  d  c  b  a");
     has(&out, "Chariot now plays at level 3");
-    has(&out, "level needs a number from 1 to 20");
+    has(&out, "level needs a number from 0 to 20");
     has(&out, "undo        take back your last move");
 }
 

@@ -16,6 +16,7 @@ use crate::board::rules::{self, DrawReason, Outcome, WinReason};
 use crate::board::{Position, START_FEN};
 use crate::core::{Color, Move};
 use crate::notation::{self, Notation, NotationError, Refusal};
+use crate::search::skill::Skill;
 use crate::search::{Clock, Control, Info, Limits, Reporter, Score, Searcher, DECISIVE_BOUND};
 use crate::tools::matches::engine::{Score as PgnScore, Thought};
 use crate::tools::matches::pgn;
@@ -32,10 +33,10 @@ pub struct PlayArgs {
     /// You play Black.
     #[arg(long)]
     pub black: bool,
-    /// Chariot's strength, 1 (weakest) to 20 (full strength, the default).
-    #[arg(long, conflicts_with = "elo", value_parser = clap::value_parser!(u32).range(1..=20))]
+    /// Chariot's strength, 0 (weakest) to 20 (full strength, the default): `Skill Level`.
+    #[arg(long, conflicts_with = "elo", value_parser = clap::value_parser!(u32).range(0..=20))]
     pub level: Option<u32>,
-    /// Chariot's strength as an Elo rating (mapped onto the levels).
+    /// Chariot's strength as an Elo rating (`UCI_Elo`: the measured level table in README).
     #[arg(long)]
     pub elo: Option<u32>,
     /// A clock for both sides: minutes for the game + seconds added per move (`5+3`, `10`).
@@ -188,7 +189,7 @@ struct Session<'a> {
     pos: Position,
     plies: Vec<Ply>,
     over: Option<End>,
-    level: u32,
+    skill: Skill,
     movetime: Option<u64>,
     nodes: Option<u64>,
     clocks: Option<Clocks>,
@@ -220,11 +221,7 @@ pub fn play(args: &PlayArgs, fancy: bool, input: &mut dyn BufRead, out: &mut dyn
         None => START_FEN.to_string(),
     };
     let clocks = args.tc.as_deref().map(parse_tc).transpose()?;
-    let level = match (args.level, args.elo) {
-        (Some(l), _) => l,
-        (None, Some(e)) => strength::level_from_elo(e),
-        (None, None) => strength::MAX_LEVEL,
-    };
+    let skill = strength::chosen(args.level, args.elo);
     let human = if args.black { Color::Black } else { Color::Red };
     let pos = Position::from_fen(&start_fen).map_err(|e| anyhow!("{e}"))?;
     if rules::outcome(&pos) != Outcome::Ongoing {
@@ -239,7 +236,7 @@ pub fn play(args: &PlayArgs, fancy: bool, input: &mut dyn BufRead, out: &mut dyn
         pos,
         plies: Vec::new(),
         over: None,
-        level,
+        skill,
         movetime: args.movetime,
         nodes: args.nodes,
         clocks,
@@ -310,7 +307,7 @@ impl Session<'_> {
             "Chariot play: you are {}, Chariot is {} at {}.",
             self.human.name(),
             (!self.human).name(),
-            strength::describe(self.level)
+            strength::describe(&self.skill)
         )?;
         writeln!(self.out, "Type a move (h2e2, C2=5 or 炮二平五), or help.")?;
         if let Some(c) = self.clocks {
@@ -418,11 +415,11 @@ impl Session<'_> {
             "new" => self.new_game()?,
             "resign" => self.resign()?,
             "level" => match arg.parse::<u32>() {
-                Ok(n) if (1..=strength::MAX_LEVEL).contains(&n) => {
-                    self.level = n;
-                    writeln!(self.out, "Chariot now plays at {}.", strength::describe(n))?;
+                Ok(n) if n <= strength::MAX_LEVEL => {
+                    self.skill = strength::chosen(Some(n), None);
+                    writeln!(self.out, "Chariot now plays at {}.", strength::describe(&self.skill))?;
                 }
-                _ => writeln!(self.out, "level needs a number from 1 to {}.", strength::MAX_LEVEL)?,
+                _ => writeln!(self.out, "level needs a number from 0 to {}.", strength::MAX_LEVEL)?,
             },
             "save" if !arg.is_empty() => match std::fs::write(arg, self.pgn()) {
                 Ok(()) => writeln!(self.out, "Saved the game ({} moves) to {arg}.", self.plies.len())?,
@@ -592,7 +589,7 @@ impl Session<'_> {
     }
 
     /// The limits of one search: the level's cap, and the clock, the move time or the nodes.
-    fn limits(&self, with_clock: bool) -> Limits {
+    fn limits(&self, for_player: bool, with_clock: bool) -> Limits {
         let mut limits = Limits {
             move_overhead: Duration::from_millis(30),
             ..Default::default()
@@ -610,13 +607,16 @@ impl Session<'_> {
             (_, None, Some(ms)) => limits.movetime = Some(Duration::from_millis(ms.max(1))),
             _ => limits.movetime = Some(Duration::from_millis(1000)),
         }
-        strength::level_limits(self.level, &mut limits);
+        // Chariot's own moves are played at its level; a hint for the player is full strength.
+        if !for_player {
+            self.skill.apply(&mut limits);
+        }
         limits
     }
 
     /// Searches the position; the live line shows progress.
     fn think(&mut self, for_player: bool, with_clock: bool) -> (crate::search::SearchResult, Option<Info>, u64) {
-        let limits = self.limits(with_clock);
+        let limits = self.limits(for_player, with_clock);
         let clock = self.clocks.map_or(String::new(), |c| {
             format!(
                 "[Red {} Black {}] ",
@@ -654,7 +654,8 @@ impl Session<'_> {
 
     fn engine_move(&mut self) -> std::io::Result<()> {
         let (result, info, elapsed) = self.think(false, true);
-        let Some(mv) = result.best else {
+        let seed = Skill::seed(self.pos.key(), 0);
+        let Some(mv) = self.skill.pick(&result.lines, seed).or(result.best) else {
             // Only when the game is over, which judge() has already said.
             return Ok(());
         };
@@ -746,7 +747,7 @@ impl Session<'_> {
 
     /// The game as PGN, in the format `chariot match` writes.
     fn pgn(&self) -> String {
-        let engine = format!("Chariot level {}", self.level);
+        let engine = format!("Chariot {}", strength::describe(&self.skill));
         let (red, black) = match self.human {
             Color::Red => ("Human".to_string(), engine),
             Color::Black => (engine, "Human".to_string()),
