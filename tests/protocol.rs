@@ -347,8 +347,16 @@ fn extras_d_eval_flip_bench_perft() {
     let board: Vec<&str> = drawing.lines().map(|l| l.trim_end()).collect();
     let shown: Vec<&str> = lines[..board.len()].iter().map(|l| l.trim_end()).collect();
     assert_eq!(shown, board);
-    assert_eq!(lines[board.len() + 2], "Checkers:");
+    // The move that led here, in ICCS, WXF and Chinese (the notation module's printers).
+    assert_eq!(lines[board.len()], "Last move: h2e2  C2=5  炮二平五");
+    assert_eq!(lines[board.len() + 3], "Checkers:");
     assert_eq!(lines.last().map(String::as_str), Some("Outcome: ongoing"));
+    // A position without moves has no last move.
+    e.send("position startpos");
+    e.send("d");
+    let lines = e.until(|l| l.starts_with("Outcome:"));
+    assert!(!lines.iter().any(|l| l.starts_with("Last move:")), "{lines:?}");
+    e.send("position startpos moves h2e2");
 
     e.send("eval");
     let out = e.sync();

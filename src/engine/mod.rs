@@ -27,6 +27,7 @@ pub use options::Options;
 
 use crate::board::{rules, Position};
 use crate::core::Move;
+use crate::notation::{self, Notation};
 use crate::protocol::command::{shown, Command, GoParams, Start};
 use crate::protocol::{read_commands, ucci, uci, Dialect, Input};
 use crate::search::skill::Skill;
@@ -674,8 +675,21 @@ impl<W: Write> Engine<W> {
         for sq in self.pos.checkers() {
             let _ = write!(checkers, " {sq}");
         }
+        // The move that led here, in the three notations (when the position has one).
+        let mut last = String::new();
+        if let Some(mv) = self.pos.history().last().and_then(|s| s.mv) {
+            let mut before = self.pos.clone();
+            before.unmake_move();
+            let _ = writeln!(
+                last,
+                "Last move: {}  {}  {}",
+                notation::format_move(&before, mv, Notation::Iccs),
+                notation::format_move(&before, mv, Notation::Wxf),
+                notation::format_move(&before, mv, Notation::Chinese)
+            );
+        }
         let text = format!(
-            "{}Fen: {}\nKey: {:016X}\nCheckers:{checkers}\nOutcome: {}",
+            "{}{last}Fen: {}\nKey: {:016X}\nCheckers:{checkers}\nOutcome: {}",
             self.pos.pretty(),
             self.pos.fen(),
             self.pos.key(),
