@@ -3,7 +3,7 @@
 
 use super::movepick::{piece_to, Continuation, Histories, MovePicker};
 use super::see::{captured_value, see};
-use super::time::{stop_scale, TimePlan};
+use super::time::TimePlan;
 use super::tt::{score_from_tt, score_to_tt, Tt, TtBound};
 use super::{
     Bound, Control, Info, Limits, Reporter, Score, DECISIVE_BOUND, INFINITY, MATE, MATE_BOUND, MAX_PLY, RULE_WIN,
@@ -25,8 +25,6 @@ pub(super) struct Frame {
     mv: Option<Move>,
     /// The piece that made it.
     piece: Option<Piece>,
-    /// The move left out of this node (the singular-extension test searches the others).
-    excluded: Option<Move>,
 }
 
 /// What one searching thread keeps between searches: histories and scratch tables, all
@@ -90,8 +88,6 @@ pub(super) struct RootMove {
     pub(super) prev_score: i32,
     pub(super) seldepth: usize,
     pub(super) pv: Vec<Move>,
-    /// Nodes spent below this move in this search, all iterations together.
-    pub(super) nodes: u64,
 }
 
 /// The final answer of a thread.
@@ -150,7 +146,6 @@ impl<'a> Worker<'a> {
                 prev_score: -INFINITY,
                 seldepth: 0,
                 pv: Vec::with_capacity(MAX_PLY),
-                nodes: 0,
             })
             .collect();
         let pondering = sh.control.pondering.load(Ordering::Relaxed);
@@ -324,9 +319,10 @@ impl<'a> Worker<'a> {
             }
             instability = instability * 0.5 + if completed.best != prev_best { 1.0 } else { 0.0 };
             if let (Some(soft), true) = (self.sh.plan.soft, timed) {
-                let effort = self.root_moves[0].nodes as f64 / self.nodes.max(1) as f64;
-                let fall = if depth > 4 { prev_score - score } else { 0 };
-                let scale = stop_scale(instability, effort, fall);
+                let mut scale = (0.7 + 0.4 * instability).min(2.0);
+                if depth > 4 && score < prev_score - 30 {
+                    scale *= 1.3;
+                }
                 // Stop when the next iteration is unlikely to finish inside the soft budget.
                 if self.time_base.elapsed().as_secs_f64() > soft.as_secs_f64() * scale * 0.8 {
                     break;
@@ -413,7 +409,6 @@ impl<'a> Worker<'a> {
             let capture = self.pos.is_capture(mv);
             self.td.stack[0].mv = Some(mv);
             self.td.stack[0].piece = self.pos.piece_at(mv.from());
-            let nodes_before = self.nodes;
             self.pos.make_move(mv);
             self.count_node();
             let check = self.pos.in_check();
@@ -437,7 +432,6 @@ impl<'a> Worker<'a> {
                 }
             }
             self.pos.unmake_move();
-            self.root_moves[i].nodes += self.nodes - nodes_before;
             if self.stopped {
                 break;
             }
@@ -558,13 +552,11 @@ impl<'a> Worker<'a> {
 
         let in_check = self.pos.in_check();
         let key = self.pos.key();
-        let excluded = self.td.stack[ply].excluded;
         let hit = self.sh.tt.probe(key);
         let tt_move = hit.and_then(|h| h.mv).filter(|&m| self.pos.is_legal(m));
         if let Some(h) = hit {
             let s = score_from_tt(h.score, ply);
             if !PV
-                && excluded.is_none()
                 && h.depth >= depth
                 && match h.bound {
                     TtBound::Exact => true,
@@ -629,7 +621,6 @@ impl<'a> Worker<'a> {
                 && eval >= beta
                 && beta.abs() < DECISIVE_BOUND
                 && self.td.stack[ply - 1].mv.is_some()
-                && excluded.is_none()
                 && self.has_big_piece()
             {
                 let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
@@ -674,23 +665,12 @@ impl<'a> Worker<'a> {
         let mut searched = 0usize;
         let mut quiets = [None::<Move>; 64];
         let mut nquiets = 0;
-        let mut captures = [None::<Move>; 32];
-        let mut ncaptures = 0;
         let orig_alpha = alpha;
-        let tt_capture = tt_move.is_some_and(|m| self.pos.is_capture(m));
 
         while let Some(mv) = picker.next(&self.pos, &self.td.hist) {
-            if Some(mv) == excluded {
-                continue;
-            }
             legal += 1;
             let capture = self.pos.is_capture(mv);
             let is_killer = killers.contains(&Some(mv)) || Some(mv) == counter;
-            let piece = self.pos.piece_at(mv.from());
-            let hist_score = match piece {
-                Some(p) if !capture => self.td.hist.score(side, p, mv, ctx),
-                _ => 0,
-            };
             if best > -DECISIVE_BOUND && !in_check && ply > 0 && depth <= 6 {
                 if !capture {
                     // Late-move pruning (enough quiet moves tried), futility (even a generous
@@ -699,10 +679,7 @@ impl<'a> Worker<'a> {
                     // behind in material. Whether the move checks is asked only here, late.
                     let late = searched >= (3 + depth * depth) as usize / (2 - improving as usize);
                     let futile = alpha.abs() < DECISIVE_BOUND && eval + 120 + 100 * depth <= alpha && !is_killer;
-                    // History pruning: a quiet move that has failed often here is not tried
-                    // at low depth.
-                    let unlikely = depth <= 4 && !is_killer && hist_score < -3000 * depth;
-                    if late || futile || unlikely || see(&self.pos, mv) < -40 * depth * depth {
+                    if late || futile || see(&self.pos, mv) < -40 * depth * depth {
                         if !self.pos.gives_check(mv) {
                             if late || futile {
                                 picker.skip_quiets();
@@ -718,47 +695,21 @@ impl<'a> Worker<'a> {
                 }
             }
 
+            let piece = self.pos.piece_at(mv.from());
+            let hist_score = match piece {
+                Some(p) if !capture => self.td.hist.score(side, p, mv, ctx),
+                _ => 0,
+            };
             // A capture the picker handed out as winning has passed SEE already.
             let bad_capture =
                 capture && depth >= 3 && searched > 0 && !picker.last_was_good_capture() && see(&self.pos, mv) < 0;
-            // Singular extension: when the hash move's stored lower bound stands far above
-            // every other move (searched shallower without it), the line hangs on that move
-            // and it is searched deeper. When even the others beat beta, the node is cut
-            // (multi-cut); when the hash move alone is not that special, it is searched less.
-            let mut singular = 0;
-            if let (Some(h), true) = (hit, Some(mv) == tt_move && excluded.is_none()) {
-                let s = score_from_tt(h.score, ply);
-                if depth >= 6
-                    && ply > 0
-                    && h.depth >= depth - 3
-                    && h.bound != TtBound::Upper
-                    && s.abs() < DECISIVE_BOUND
-                    && ply < 2 * self.root_depth as usize
-                {
-                    let sbeta = s - 2 * depth;
-                    self.td.stack[ply].excluded = Some(mv);
-                    let v = self.search::<false>((depth - 1) / 2, sbeta - 1, sbeta, ply, cut);
-                    self.td.stack[ply].excluded = None;
-                    if self.stopped {
-                        return 0;
-                    }
-                    if v < sbeta {
-                        singular = 1;
-                    } else if sbeta >= beta {
-                        return sbeta;
-                    } else if s >= beta {
-                        singular = -1;
-                    }
-                }
-            }
             self.td.stack[ply].mv = Some(mv);
             self.td.stack[ply].piece = piece;
             self.pos.make_move(mv);
             self.count_node();
             let gives_check = self.pos.in_check();
             // Check extension, bounded so that long checking sequences cannot run away.
-            let check_ext = (gives_check && ply < 2 * self.root_depth as usize + 4) as i32;
-            let ext = if singular > 0 { 1 } else { check_ext + singular };
+            let ext = (gives_check && ply < 2 * self.root_depth as usize + 4) as i32;
             let new_depth = depth - 1 + ext;
             let mut v;
             if searched == 0 {
@@ -770,18 +721,11 @@ impl<'a> Worker<'a> {
                     r += !PV as i32 + cut as i32;
                     r -= improving as i32 + gives_check as i32 + is_killer as i32;
                     r -= hist_score / 8000;
-                    // A quiet move is less likely to beat a capture the table found best.
-                    r += (!capture && tt_capture) as i32;
                     r = r.clamp(0, new_depth - 1);
                 }
                 v = -self.search::<false>(new_depth - r, -alpha - 1, -alpha, ply + 1, true);
                 if v > alpha && r > 0 {
-                    // The re-search goes deeper when the reduced score beat the best by far,
-                    // shallower when it barely did.
-                    let d = new_depth + (v > best + 60 + 2 * new_depth) as i32 - (v < best + 10) as i32;
-                    if d > new_depth - r {
-                        v = -self.search::<false>(d, -alpha - 1, -alpha, ply + 1, !cut);
-                    }
+                    v = -self.search::<false>(new_depth, -alpha - 1, -alpha, ply + 1, !cut);
                 }
                 if PV && v > alpha && v < beta {
                     v = -self.search::<true>(new_depth, -beta, -alpha, ply + 1, false);
@@ -808,31 +752,17 @@ impl<'a> Worker<'a> {
             if !capture && nquiets < quiets.len() {
                 quiets[nquiets] = Some(mv);
                 nquiets += 1;
-            } else if capture && ncaptures < captures.len() {
-                captures[ncaptures] = Some(mv);
-                ncaptures += 1;
             }
         }
 
         if legal == 0 {
-            // Only the excluded move: the singular test fails low. Otherwise checkmate or
-            // stalemate, both lost in xiangqi.
-            return if excluded.is_some() { alpha } else { -MATE + ply as i32 };
-        }
-        if excluded.is_some() {
-            // The singular test's bound without the best move must not enter the table.
-            return best;
+            // No legal move: checkmate or stalemate, both lost in xiangqi.
+            return -MATE + ply as i32;
         }
 
-        if let Some(bm) = best_move.filter(|_| best >= beta) {
-            let bonus = (depth * depth * 16).min(1600);
-            // The captures tried before the refutation were not good enough.
-            for &c in captures[..ncaptures].iter().flatten() {
-                self.td.hist.update_capture(&self.pos, c, -bonus);
-            }
-            if self.pos.is_capture(bm) {
-                self.td.hist.update_capture(&self.pos, bm, bonus);
-            } else {
+        if let Some(bm) = best_move {
+            if best >= beta && !self.pos.is_capture(bm) {
+                let bonus = (depth * depth * 16).min(1600);
                 let f = &mut self.td.stack[ply];
                 if f.killers[0] != Some(bm) {
                     f.killers[1] = f.killers[0];

@@ -3,7 +3,7 @@
 //! the losing captures last. Generating moves in stages saves work when an early move
 //! already refutes the position.
 
-use super::see::{captured_value, see};
+use super::see::{captured_value, see, SEE_VALUE};
 use crate::board::{GenKind, Position};
 use crate::core::{Move, MoveList, Piece, MAX_MOVES};
 
@@ -37,9 +37,6 @@ pub struct Histories {
     /// move (piece and to-point), `PIECE_TO × PIECE_TO` entries. One table serves both the
     /// previous move and the one before it, since both describe a follow-up plan.
     cont: Box<[i16]>,
-    /// Capture history: how often a capture (moving piece, to-point, captured kind) refuted
-    /// a position, so that captures of equal victims are tried in a learned order.
-    pub capture: [[[i16; 7]; 90]; Piece::COUNT],
 }
 
 /// `h += bonus - h * |bonus| / MAX`: moves an entry toward `bonus`'s sign, the more slowly
@@ -58,7 +55,6 @@ impl Histories {
             main: [[[0; 90]; 90]; 2],
             counter: [[None; 90]; Piece::COUNT],
             cont: vec![0; PIECE_TO * PIECE_TO].into_boxed_slice(),
-            capture: [[[0; 7]; 90]; Piece::COUNT],
         })
     }
 
@@ -67,24 +63,6 @@ impl Histories {
         self.main = [[[0; 90]; 90]; 2];
         self.counter = [[None; 90]; Piece::COUNT];
         self.cont.fill(0);
-        self.capture = [[[0; 7]; 90]; Piece::COUNT];
-    }
-
-    /// Rewards or punishes the capture `mv` in `pos` (before it is made).
-    #[inline]
-    pub fn update_capture(&mut self, pos: &Position, mv: Move, bonus: i32) {
-        if let (Some(p), Some(v)) = (pos.piece_at(mv.from()), pos.piece_at(mv.to())) {
-            gravity(&mut self.capture[p.index()][mv.to().index()][v.kind().index()], bonus);
-        }
-    }
-
-    /// The capture history of `mv` in `pos` (before it is made; 0 for a quiet move).
-    #[inline]
-    pub fn capture_score(&self, pos: &Position, mv: Move) -> i32 {
-        match (pos.piece_at(mv.from()), pos.piece_at(mv.to())) {
-            (Some(p), Some(v)) => self.capture[p.index()][mv.to().index()][v.kind().index()] as i32,
-            _ => 0,
-        }
     }
 
     /// Rewards (`bonus > 0`) or punishes a quiet move `mv` by `piece` in the context `ctx`.
@@ -229,8 +207,9 @@ impl MovePicker {
                     pos.generate(GenKind::Captures, &mut self.list);
                     for i in 0..self.list.len() {
                         let m = self.list.get(i);
-                        // The victim's value dominates; capture history orders equal victims.
-                        self.scores[i] = captured_value(pos, m) * 16 + hist.capture_score(pos, m) / 4;
+                        // MVV-LVA: the victim's value dominates, the cheaper attacker first.
+                        let attacker = pos.piece_at(m.from()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
+                        self.scores[i] = captured_value(pos, m) * 16 - attacker / 16;
                     }
                     self.cur = 0;
                     self.stage = if self.stage == Stage::GenCaptures {
@@ -310,7 +289,8 @@ impl MovePicker {
                         self.scores[i] = if Some(m) == self.tt_move {
                             i32::MAX
                         } else if pos.is_capture(m) {
-                            1_000_000 + captured_value(pos, m) * 16 + hist.capture_score(pos, m) / 4
+                            1_000_000 + captured_value(pos, m) * 16
+                                - pos.piece_at(m.from()).map_or(0, |p| SEE_VALUE[p.kind().index()]) / 16
                         } else {
                             hist.score_in(pos, m, self.ctx)
                         };

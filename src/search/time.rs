@@ -52,18 +52,6 @@ impl TimePlan {
     }
 }
 
-/// How much of the soft limit the search may use before it starts no new iteration, given
-/// how the last iterations went: `instability` (the best move's recent changes, halved each
-/// iteration and plus one at each change, so 0 to 2), `effort` (the share of the nodes the
-/// best move took, 0 to 1: a move that took nearly all of them is settled) and `fall` (how
-/// many centipawns the score fell since the last iteration: trouble deserves more time).
-pub fn stop_scale(instability: f64, effort: f64, fall: i32) -> f64 {
-    let stability = 0.7 + 0.45 * instability.clamp(0.0, 2.0);
-    let concentration = (1.55 - effort).clamp(0.6, 1.4);
-    let trouble = (1.0 + fall as f64 / 150.0).clamp(0.85, 1.5);
-    (stability * concentration * trouble).clamp(0.35, 2.5)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,16 +90,6 @@ mod tests {
         };
         let plan = TimePlan::new(&limits);
         assert!(plan.hard.unwrap() <= Duration::from_millis(20));
-    }
-
-    #[test]
-    fn stop_scale_spends_more_in_trouble() {
-        let settled = stop_scale(0.0, 0.95, 0);
-        let unsure = stop_scale(1.5, 0.3, 0);
-        let falling = stop_scale(0.0, 0.95, 100);
-        assert!(settled < 0.6, "{settled}");
-        assert!(unsure > 1.5, "{unsure}");
-        assert!(falling > settled * 1.3, "{falling}");
     }
 
     #[test]
