@@ -736,7 +736,7 @@ impl<'a> Worker<'a> {
                             continue;
                         }
                     }
-                } else if see(&self.pos, mv) < -120 * depth {
+                } else if !picker.last_was_good_capture() && see(&self.pos, mv) < -120 * depth {
                     continue;
                 }
             }
@@ -746,7 +746,9 @@ impl<'a> Worker<'a> {
                 Some(p) if !capture => self.td.hist.score(side, p, mv, ctx),
                 _ => 0,
             };
-            let bad_capture = capture && depth >= 3 && searched > 0 && see(&self.pos, mv) < 0;
+            // A capture the picker handed out as winning has passed SEE already.
+            let bad_capture =
+                capture && depth >= 3 && searched > 0 && !picker.last_was_good_capture() && see(&self.pos, mv) < 0;
             self.td.stack[ply].mv = Some(mv);
             self.td.stack[ply].piece = piece;
             self.make(mv);

@@ -175,6 +175,13 @@ impl MovePicker {
         p
     }
 
+    /// Whether the move handed out last was a capture that SEE found not to lose material
+    /// (one of the winning captures after the hash move).
+    #[inline]
+    pub fn last_was_good_capture(&self) -> bool {
+        self.stage == Stage::GoodCaptures
+    }
+
     /// From now on, quiet moves are handed out only if they give check (late-move and
     /// futility pruning never drop a check: most xiangqi mating attacks are chains of them).
     pub fn skip_quiets(&mut self) {
