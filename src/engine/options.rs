@@ -152,11 +152,6 @@ impl<W: Write> Engine<W> {
         if self.opts.use_nnue && net.is_none() {
             self.error("Use NNUE: no net is loaded; the hand-crafted evaluation stays in use")?;
         }
-        if let Some(n) = &net {
-            if eval::nnue::is_placeholder(n) {
-                self.note("warning: the net is the untrained placeholder, not a trained net")?;
-            }
-        }
         self.config(Job::SetNet(net));
         Ok(())
     }

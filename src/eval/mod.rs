@@ -6,8 +6,8 @@
 //! network it answers with the hand-crafted evaluation and its move hooks do nothing; with
 //! one it keeps the network's accumulators along the line and answers with the network.
 //!
-//! The default is the hand-crafted evaluation (`Use NNUE` false): the embedded net is still a
-//! untrained placeholder (see [`nnue`]).
+//! The default is the hand-crafted evaluation (`Use NNUE` false); the embedded net (see
+//! [`nnue`]) is used when `Use NNUE` is set.
 
 pub mod hce;
 pub mod nnue;
@@ -123,15 +123,10 @@ pub fn trace(pos: &Position, net: Option<&Network>, use_nnue: bool) -> String {
             let v = nnue::evaluate(net, pos).clamp(-EVAL_LIMIT, EVAL_LIMIT);
             let _ = writeln!(
                 out,
-                "NNUE evaluation: {v} ({} to move's view; net hidden {}, checksum {:#010x}{})",
+                "NNUE evaluation: {v} ({} to move's view; net hidden {}, checksum {:#010x})",
                 pos.side_to_move().name(),
                 net.hidden(),
                 net.checksum(),
-                if nnue::is_placeholder(net) {
-                    ", the untrained placeholder"
-                } else {
-                    ""
-                }
             );
         }
         None => {

@@ -94,14 +94,9 @@ pub fn bench_with(depth: Option<u32>, net: Option<Arc<Network>>, out: &mut dyn W
     let depth = depth.unwrap_or(DEFAULT_DEPTH).clamp(1, 64);
     let mut searcher = Searcher::new(16, 1);
     if let Some(n) = &net {
-        let what = if nnue::is_placeholder(n) {
-            ", the untrained placeholder"
-        } else {
-            ""
-        };
         writeln!(
             out,
-            "Evaluation: NNUE (hidden {}, checksum {:#010x}{what})",
+            "Evaluation: NNUE (hidden {}, checksum {:#010x})",
             n.hidden(),
             n.checksum()
         )?;

@@ -7,12 +7,9 @@
 //! vector kernels run in AVX2 where the CPU has it and in bit-identical scalar code elsewhere
 //! ([`simd`]).
 //!
-//! **The embedded net is a placeholder, not a trained net**: `nets/default.chnn` is a
-//! deterministic *untrained* net (H = 256, [`Network::placeholder`] from [`PLACEHOLDER_SEED`]):
-//! a hand-set material count plus random noise, which exists to exercise the format and to
-//! measure speed on a search tree of a sensible shape. It knows nothing of xiangqi beyond piece
-//! values, so `Use NNUE` defaults to false until a trained net replaces it and proves itself in
-//! games.
+//! The embedded net (`nets/default.chnn`) was trained by `chariot train` on positions of
+//! Chariot's own self-play (`chariot datagen`), nothing else; README gives the commands that
+//! made it and the games that measured it.
 
 pub mod accumulator;
 pub mod net;
@@ -26,13 +23,8 @@ use crate::board::Position;
 use crate::core::{Color, Piece, Square};
 use std::path::Path;
 
-/// The embedded default net (currently the untrained placeholder; see the module doc).
+/// The embedded default net (see the module doc).
 pub static EMBEDDED_NET: &[u8] = include_bytes!("../../../nets/default.chnn");
-
-/// Hidden width of the placeholder net.
-pub const PLACEHOLDER_HIDDEN: usize = 256;
-/// The seed `nets/default.chnn` was generated from (`Network::placeholder(256, seed)`).
-pub const PLACEHOLDER_SEED: u64 = 0x4348_4e4e_0000_0001;
 
 /// The input feature of `piece` on `sq` from `perspective`'s side:
 /// `(relative colour * 7 + kind) * 90 + relative square`.
@@ -65,15 +57,6 @@ pub fn evaluate_with(net: &Network, pos: &Position, backend: Backend) -> i32 {
     stack.reset(net, pos);
     stack.evaluate(net, pos)
 }
-
-/// Whether `net` is the untrained placeholder generated from [`PLACEHOLDER_SEED`] (checked by
-/// its checksum). While the embedded net is the placeholder, `Use NNUE` must stay false.
-pub fn is_placeholder(net: &Network) -> bool {
-    net.hidden() == PLACEHOLDER_HIDDEN && net.checksum() == PLACEHOLDER_CHECKSUM
-}
-
-/// The checksum of `Network::placeholder(PLACEHOLDER_HIDDEN, PLACEHOLDER_SEED)`.
-pub const PLACEHOLDER_CHECKSUM: u32 = 0xa6a8_6721;
 
 /// The embedded default net, parsed.
 pub fn embedded() -> Result<Network, NetError> {

@@ -319,54 +319,6 @@ impl Network {
         Some(net)
     }
 
-    /// A deterministic **untrained** placeholder net of `hidden` units (at least 32) from
-    /// `seed`, to exercise the format and measure speed: its first 16 units count material by
-    /// hand-set piece values (each unit pair `(127 + x, 127 - x)` with opposite output weights
-    /// is linear in `x`, the material balance; a pawn is about 90, a rook about 900), the others
-    /// are random noise (feature weights in -24..=24, biases in 0..=96, output weights in
-    /// -2..=2). Nothing in it is learned; it is no substitute for a trained net. `None` when
-    /// `hidden` does not fit.
-    pub fn placeholder(hidden: usize, seed: u64) -> Option<Network> {
-        if hidden < 32 {
-            return None;
-        }
-        let mut state = seed;
-        let mut next = move || {
-            // SplitMix64: fixed forever, so the committed placeholder can be regenerated.
-            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        };
-        let mut uniform = |lo: i64, hi: i64| (lo + (next() % (hi - lo + 1) as u64) as i64) as i16;
-        // Piece values in steps of about 45 centipawns: king, advisor, elephant, horse, rook,
-        // cannon, pawn. A full side is 48 steps, so 127 ± 2 × 48 stays inside 0..=255.
-        const VALUE: [i16; 7] = [0, 2, 2, 9, 20, 10, 2];
-        const PAIRS: usize = 8;
-        const PAIR_WEIGHT: i16 = 58;
-        let mut ft_weights: Vec<i16> = (0..INPUTS * hidden).map(|_| uniform(-24, 24)).collect();
-        let mut ft_bias: Vec<i16> = (0..hidden).map(|_| uniform(0, 96)).collect();
-        let mut out_weights: Vec<i16> = (0..2 * hidden).map(|_| uniform(-2, 2)).collect();
-        let out_bias = 0;
-        for f in 0..INPUTS {
-            let (rc, kind) = (f / 630, f / 90 % 7);
-            let x = if rc == 0 { VALUE[kind] } else { -VALUE[kind] };
-            for pair in 0..PAIRS {
-                ft_weights[f * hidden + 2 * pair] = x;
-                ft_weights[f * hidden + 2 * pair + 1] = -x;
-            }
-        }
-        for pair in 0..PAIRS {
-            for (unit, sign) in [(2 * pair, 1), (2 * pair + 1, -1)] {
-                ft_bias[unit] = 127;
-                out_weights[unit] = sign * PAIR_WEIGHT;
-                out_weights[hidden + unit] = -sign * PAIR_WEIGHT;
-            }
-        }
-        Network::from_parts(hidden, DEFAULT_SCALE, &ft_weights, &ft_bias, &out_weights, out_bias)
-    }
-
     /// Hidden units per perspective.
     pub fn hidden(&self) -> usize {
         self.hidden
