@@ -440,7 +440,7 @@ fn protocol_bad_eval_file_changes_nothing() {
     for f in &files[..3] {
         steps.push(set(f));
     }
-    steps.push(vec!["setoption name Use NNUE value true".into(), "eval".into()]);
+    steps.push(vec!["setoption name Use NNUE value false".into(), "eval".into()]);
     steps.push(vec!["go depth 4".into()]);
     steps.push(vec!["setoption name EvalFile value".into(), "eval".into()]);
     let blocks = run_engine(&steps);
@@ -449,7 +449,7 @@ fn protocol_bad_eval_file_changes_nothing() {
         .any(|l| l == "option name EvalFile type string default <empty>"));
     assert!(blocks[0]
         .iter()
-        .any(|l| l == "option name Use NNUE type check default false"));
+        .any(|l| l == "option name Use NNUE type check default true"));
     let first: Vec<String> = blocks[0]
         .iter()
         .skip_while(|l| *l != "uciok")
@@ -457,7 +457,7 @@ fn protocol_bad_eval_file_changes_nothing() {
         .cloned()
         .collect();
     assert!(first.iter().any(|l| l.starts_with("NNUE evaluation: ")), "{first:?}");
-    assert!(first.iter().any(|l| l == "Search uses: hand-crafted (Use NNUE false)"));
+    assert!(first.iter().any(|l| l == "Search uses: NNUE (Use NNUE true)"));
     for (i, f) in files.iter().enumerate() {
         let b = &blocks[1 + i];
         let errors: Vec<&String> = b.iter().filter(|l| l.starts_with("info string error: ")).collect();
@@ -488,7 +488,7 @@ fn protocol_bad_eval_file_changes_nothing() {
     }
     let using = &blocks[k + 4];
     assert!(
-        using.iter().any(|l| l == "Search uses: NNUE (Use NNUE true)"),
+        using.iter().any(|l| l == "Search uses: hand-crafted (Use NNUE false)"),
         "{using:?}"
     );
     let searched = &blocks[k + 5];

@@ -212,7 +212,7 @@ fn uci_handshake_lists_every_option_with_its_range() {
         "option name Move Overhead type spin default 10 min 0 max 5000",
         "option name UCI_ShowWDL type check default false",
         "option name EvalFile type string default <empty>",
-        "option name Use NNUE type check default false",
+        "option name Use NNUE type check default true",
     ] {
         assert!(lines.iter().any(|l| l == opt), "missing '{opt}' in {lines:?}");
     }
@@ -361,7 +361,7 @@ fn extras_d_eval_flip_bench_perft() {
     e.send("eval");
     let out = e.sync();
     let net = chariot::eval::nnue::embedded().ok();
-    let expected: Vec<String> = chariot::eval::trace(&pos, net.as_ref(), false)
+    let expected: Vec<String> = chariot::eval::trace(&pos, net.as_ref(), chariot::eval::USE_NNUE_DEFAULT)
         .trim_end()
         .lines()
         .map(String::from)
@@ -640,7 +640,7 @@ fn ucci_dialect() {
         "option ponder type check default false",
         "option newgame type button",
         "option evalfile type string default <empty>",
-        "option usennue type check default false",
+        "option usennue type check default true",
         "option batch type check default false",
         "option debug type check default false",
     ] {

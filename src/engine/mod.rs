@@ -137,7 +137,7 @@ impl<W: Write> Engine<W> {
             pos: Position::startpos(),
             banmoves: Vec::new(),
             opts: Options::default(),
-            net: eval::nnue::embedded().ok().map(Arc::new),
+            net: eval::embedded_network(),
             jobs,
             events,
             running: None,

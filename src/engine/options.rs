@@ -68,7 +68,7 @@ impl Default for Options {
             elo: skill::ELO_MAX,
             skill_seed: 0,
             eval_file: String::new(),
-            use_nnue: false,
+            use_nnue: eval::USE_NNUE_DEFAULT,
         }
     }
 }
@@ -186,8 +186,9 @@ fn spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, Stri
 
 fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
     match value.map(|v| v.to_ascii_lowercase()).as_deref() {
-        Some("true" | "on") => Ok(true),
-        Some("false" | "off") => Ok(false),
+        // true/false in UCI, on/off in UCCI, 1/0 from CECP's check boxes.
+        Some("true" | "on" | "1") => Ok(true),
+        Some("false" | "off" | "0") => Ok(false),
         Some(other) => Err(format!("{name} value '{}' is not true or false", shown(other))),
         None => Err(format!("{name} needs a value (true or false)")),
     }

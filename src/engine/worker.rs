@@ -53,7 +53,7 @@ pub(super) fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
 pub(super) fn run(jobs: Receiver<Job>, events: Sender<Event>) {
     let (mut hash, mut threads) = (Options::default().hash_mb, Options::default().threads);
     let mut searcher = Searcher::new(hash, threads);
-    let mut net: Option<Arc<Network>> = None;
+    let mut net: Option<Arc<Network>> = crate::eval::default_network();
     for job in jobs {
         let event = match job {
             Job::Search {

@@ -6,8 +6,9 @@
 //! network it answers with the hand-crafted evaluation and its move hooks do nothing; with
 //! one it keeps the network's accumulators along the line and answers with the network.
 //!
-//! The default is the hand-crafted evaluation (`Use NNUE` false); the embedded net (see
-//! [`nnue`]) is used when `Use NNUE` is set.
+//! The default is the embedded net (see [`nnue`]; `Use NNUE` true, [`USE_NNUE_DEFAULT`]):
+//! every new [`crate::search::Searcher`] starts with [`default_network`]; `Use NNUE false`
+//! (or `chariot bench --hce`) selects the hand-crafted evaluation.
 
 pub mod hce;
 pub mod nnue;
@@ -16,7 +17,27 @@ use crate::board::Position;
 use crate::core::Move;
 use nnue::{AccumulatorStack, Network};
 use std::fmt::Write as _;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
+
+/// `Use NNUE`'s default: searches evaluate with the embedded net unless told otherwise.
+pub const USE_NNUE_DEFAULT: bool = true;
+
+/// The embedded net, parsed once and shared (`None` only if it failed to parse, which the
+/// tests rule out).
+pub fn embedded_network() -> Option<Arc<Network>> {
+    static NET: OnceLock<Option<Arc<Network>>> = OnceLock::new();
+    NET.get_or_init(|| nnue::embedded().ok().map(Arc::new)).clone()
+}
+
+/// The net a new search evaluates with: the embedded one while [`USE_NNUE_DEFAULT`] holds,
+/// else none (the hand-crafted evaluation).
+pub fn default_network() -> Option<Arc<Network>> {
+    if USE_NNUE_DEFAULT {
+        embedded_network()
+    } else {
+        None
+    }
+}
 
 /// Scores are kept this far inside the search's mate range.
 pub const EVAL_LIMIT: i32 = 15_000;

@@ -246,8 +246,11 @@ pub fn features() -> String {
          feature option=\"MultiPV -spin 1 1 128\"\n\
          feature option=\"Move Overhead -spin 10 0 5000\"\n\
          feature option=\"Clear Hash -button\"\n\
+         feature option=\"Use NNUE -check {}\"\n\
+         feature option=\"EvalFile -file \"\n\
          feature done=1",
-        env!("CARGO_PKG_VERSION")
+        env!("CARGO_PKG_VERSION"),
+        u8::from(crate::eval::USE_NNUE_DEFAULT)
     )
 }
 

@@ -1,6 +1,7 @@
 //! UCCI output (ElephantEye's dialect): the handshake, info lines and `bestmove`/`nobestmove`.
 
 use crate::core::Move;
+use crate::eval::USE_NNUE_DEFAULT;
 use crate::search::skill::MAX_LEVEL;
 use crate::search::{Info, Score, MATE};
 use std::fmt::Write;
@@ -20,7 +21,7 @@ pub fn handshake() -> String {
          option newgame type button\n\
          option level type spin min 0 max {MAX_LEVEL} default {MAX_LEVEL}\n\
          option evalfile type string default <empty>\n\
-         option usennue type check default false\n\
+         option usennue type check default {USE_NNUE_DEFAULT}\n\
          ucciok",
         env!("CARGO_PKG_VERSION")
     )

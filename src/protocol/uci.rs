@@ -1,6 +1,7 @@
 //! UCI output (Pikafish's xiangqi dialect): the handshake, info lines and `bestmove`.
 
 use crate::core::Move;
+use crate::eval::USE_NNUE_DEFAULT;
 use crate::search::skill::{ELO_MAX, ELO_MIN, MAX_LEVEL};
 use crate::search::{Bound, Info, Score};
 use std::fmt::Write;
@@ -22,7 +23,7 @@ pub fn handshake() -> String {
          option name UCI_Elo type spin default {ELO_MAX} min {ELO_MIN} max {ELO_MAX}\n\
          option name Skill Seed type spin default 0 min 0 max 4294967295\n\
          option name EvalFile type string default <empty>\n\
-         option name Use NNUE type check default false\n\
+         option name Use NNUE type check default {USE_NNUE_DEFAULT}\n\
          uciok",
         env!("CARGO_PKG_VERSION")
     )

@@ -197,7 +197,7 @@ impl Searcher {
             tt: tt::Tt::new(hash_mb),
             hash_mb,
             threads: (0..threads.max(1)).map(|_| ThreadData::new()).collect(),
-            net: None,
+            net: crate::eval::default_network(),
         }
     }
 

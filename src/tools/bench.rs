@@ -12,15 +12,15 @@ use std::io::Write;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// `chariot bench [depth] [--use-nnue] [--eval-file FILE]`.
+/// `chariot bench [depth] [--hce | --eval-file FILE]`.
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
     /// Search depth for every position.
     pub depth: Option<u32>,
-    /// Evaluate with the embedded net instead of the hand-crafted evaluation (as `Use NNUE true`).
-    #[arg(long)]
-    pub use_nnue: bool,
-    /// Evaluate with this net file (implies --use-nnue).
+    /// Evaluate with the hand-crafted evaluation instead of the embedded net (as `Use NNUE false`).
+    #[arg(long, conflicts_with = "eval_file")]
+    pub hce: bool,
+    /// Evaluate with this net file instead of the embedded net.
     #[arg(long, value_name = "FILE")]
     pub eval_file: Option<String>,
 }
@@ -86,10 +86,10 @@ const POSITIONS: &[&str] = &[
 /// hash from a cleared state, writing per-position lines and, last, `Bench: <nodes> nodes <nps> nps`.
 /// Returns the total node count.
 pub fn bench(depth: Option<u32>, out: &mut dyn Write) -> std::io::Result<u64> {
-    bench_with(depth, None, out)
+    bench_with(depth, crate::eval::default_network(), out)
 }
 
-/// Like [`bench`], evaluating with `net` (`None`: the hand-crafted evaluation, the default).
+/// Like [`bench`], evaluating with `net` (`None`: the hand-crafted evaluation).
 pub fn bench_with(depth: Option<u32>, net: Option<Arc<Network>>, out: &mut dyn Write) -> std::io::Result<u64> {
     let depth = depth.unwrap_or(DEFAULT_DEPTH).clamp(1, 64);
     let mut searcher = Searcher::new(16, 1);
@@ -141,11 +141,13 @@ pub fn bench_with(depth: Option<u32>, net: Option<Arc<Network>>, out: &mut dyn W
 }
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
-    let net = match (&args.eval_file, args.use_nnue) {
-        (Some(file), _) => Some(nnue::load_eval_file(file).map_err(|e| anyhow::anyhow!("--eval-file {file}: {e}"))?),
-        (None, true) => Some(nnue::embedded()?),
-        (None, false) => None,
+    let net = match (&args.eval_file, args.hce) {
+        (Some(file), _) => Some(Arc::new(
+            nnue::load_eval_file(file).map_err(|e| anyhow::anyhow!("--eval-file {file}: {e}"))?,
+        )),
+        (None, true) => None,
+        (None, false) => crate::eval::default_network(),
     };
-    bench_with(args.depth, net.map(Arc::new), &mut std::io::stdout().lock())?;
+    bench_with(args.depth, net, &mut std::io::stdout().lock())?;
     Ok(())
 }
