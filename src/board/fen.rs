@@ -204,29 +204,36 @@ impl Position {
 
     /// The FEN of this position, with `B` and `N` for elephant and horse.
     pub fn fen(&self) -> String {
-        let mut s = String::with_capacity(90);
-        for rank in (0..10u8).rev() {
-            let mut empty = 0;
-            for file in 0..9u8 {
-                match self.piece_at(Square::new(file, rank)) {
-                    Some(p) => {
-                        if empty > 0 {
-                            s.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        s.push(p.letter());
+        let side = if self.side_to_move() == Color::Red { 'w' } else { 'b' };
+        let board = board_field(|sq| self.piece_at(sq));
+        format!("{board} {side} - - {} {}", self.rule60(), self.fullmove())
+    }
+}
+
+/// FEN's first field (the ranks from Black's side, `/`-separated) for the pieces `piece_at`
+/// reports, with `B` and `N` for elephant and horse.
+pub fn board_field(piece_at: impl Fn(Square) -> Option<Piece>) -> String {
+    let mut s = String::with_capacity(90);
+    for rank in (0..10u8).rev() {
+        let mut empty = 0;
+        for file in 0..9u8 {
+            match piece_at(Square::new(file, rank)) {
+                Some(p) => {
+                    if empty > 0 {
+                        s.push(char::from(b'0' + empty));
+                        empty = 0;
                     }
-                    None => empty += 1,
+                    s.push(p.letter());
                 }
-            }
-            if empty > 0 {
-                s.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                s.push('/');
+                None => empty += 1,
             }
         }
-        let side = if self.side_to_move() == Color::Red { 'w' } else { 'b' };
-        format!("{s} {side} - - {} {}", self.rule60(), self.fullmove())
+        if empty > 0 {
+            s.push(char::from(b'0' + empty));
+        }
+        if rank > 0 {
+            s.push('/');
+        }
     }
+    s
 }

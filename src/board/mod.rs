@@ -7,6 +7,6 @@ mod position;
 pub mod rules;
 pub mod zobrist;
 
-pub use fen::{FenError, START_FEN};
+pub use fen::{board_field, FenError, START_FEN};
 pub use movegen::GenKind;
 pub use position::{IllegalMove, Position, StateInfo};

@@ -30,7 +30,7 @@
 //! a torn last chunk; [`read_file`] reads up to the last whole chunk and warns about the rest,
 //! and [`repair_tail`] cuts such a tail off before a run appends to the file.
 
-use crate::board::Position;
+use crate::board::{board_field, Position};
 use crate::core::{Color, Move, Piece, PieceKind, Square};
 use std::fmt;
 use std::io::Write;
@@ -229,28 +229,7 @@ impl Record {
         for &(sq, p) in &self.pieces {
             board[sq.index()] = Some(p);
         }
-        let mut s = String::new();
-        for rank in (0..10u8).rev() {
-            let mut empty = 0;
-            for file in 0..9u8 {
-                match board[Square::new(file, rank).index()] {
-                    Some(p) => {
-                        if empty > 0 {
-                            s.push(char::from(b'0' + empty));
-                            empty = 0;
-                        }
-                        s.push(p.letter());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                s.push(char::from(b'0' + empty));
-            }
-            if rank > 0 {
-                s.push('/');
-            }
-        }
+        let s = board_field(|sq| board[sq.index()]);
         let stm = if self.side_to_move == Color::Red { 'w' } else { 'b' };
         format!("{s} {stm} - - 0 {}", self.ply / 2 + 1)
     }
