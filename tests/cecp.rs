@@ -296,3 +296,180 @@ fn clocks_bound_the_search_and_move_now_stops_it() {
     e.send("quit");
     e.finish();
 }
+
+/// A thinking line's ply, `None` for any other line.
+fn ply(line: &str) -> Option<u32> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    if w.len() < 5 || w[1..4].iter().any(|n| n.parse::<i64>().is_err()) {
+        return None;
+    }
+    w[0].parse().ok()
+}
+
+/// The `move` lines among `lines`.
+fn moves_in(lines: &[String]) -> Vec<String> {
+    lines.iter().filter(|l| l.starts_with("move ")).cloned().collect()
+}
+
+/// With `hard`, `post` and `st 1`, the user plays `h2e2`, the engine answers and starts to
+/// ponder: returns the game so far and the reply it expects (from `hint`), once a thinking
+/// line of the ponder search has been read.
+fn pondering(e: &mut Engine) -> (Vec<String>, String) {
+    e.send("hard");
+    e.send("post");
+    e.send("st 1");
+    e.send("usermove h2e2");
+    let out = e.until(|l| l.starts_with("move "));
+    let reply = moved(&out).expect("a move");
+    let game = vec!["h2e2".to_string(), reply];
+    // Thinking lines after the move: the ponder search of the position after the reply.
+    e.until(|l| ply(l).is_some());
+    // `ping` is answered at once while pondering, and `hint` names the expected reply.
+    e.send("hint");
+    let out = sync(e, 100);
+    let hint = out
+        .iter()
+        .find_map(|l| l.strip_prefix("Hint: "))
+        .unwrap_or_else(|| panic!("no hint while pondering: {out:?}"))
+        .to_string();
+    assert!(moves_in(&out).is_empty(), "{out:?}");
+    assert!(after(None, &game).parse_move(&hint).is_ok(), "{hint} {game:?}");
+    (game, hint)
+}
+
+#[test]
+fn ponder_hit_continues_the_search_and_moves_once() {
+    let (mut e, _) = xboard();
+    let (mut game, hint) = pondering(&mut e);
+    // The ponder search has reached some depth by now.
+    std::thread::sleep(Duration::from_millis(500));
+    let before = sync(&mut e, 1);
+    let deepest = before.iter().filter_map(|l| ply(l)).max().unwrap_or(1);
+    assert!(deepest > 1, "{before:?}");
+    let start = Instant::now();
+    e.send(&format!("usermove {hint}"));
+    let out = e.until(|l| l.starts_with("move "));
+    let took = start.elapsed();
+    game.push(hint);
+    // The search went on (no fresh start from depth 1; a failed aspiration window may repeat
+    // a depth), and its clock started with the reply: the second of `st 1` is counted from
+    // then, not from the start of pondering.
+    let plies: Vec<u32> = out.iter().filter_map(|l| ply(l)).collect();
+    assert!(plies.iter().all(|&p| p >= deepest), "{deepest} {out:?}");
+    assert!(took > Duration::from_millis(500), "{took:?} {out:?}");
+    let reply = moved(&out).expect("a move");
+    assert!(after(None, &game).parse_move(&reply).is_ok(), "{reply} {game:?}");
+    // Exactly one move: the engine now ponders again and says nothing more.
+    let rest = sync(&mut e, 2);
+    let rest2 = e.quiet(Duration::from_millis(500));
+    assert!(
+        moves_in(&rest).is_empty() && moves_in(&rest2).is_empty(),
+        "{rest:?} {rest2:?}"
+    );
+    e.send("quit");
+    let tail = e.finish();
+    assert!(moves_in(&tail).is_empty(), "{tail:?}");
+}
+
+#[test]
+fn ponder_miss_searches_the_real_position() {
+    let (mut e, _) = xboard();
+    let (mut game, hint) = pondering(&mut e);
+    let other = after(None, &game)
+        .legal_moves()
+        .iter()
+        .map(|m| m.to_string())
+        .find(|m| *m != hint)
+        .expect("another legal move");
+    e.send(&format!("usermove {other}"));
+    game.push(other);
+    let out = e.until(|l| l.starts_with("move "));
+    // A fresh search of the real position (the ponder search's depth-1 line was read
+    // before; lines it printed before the move arrived may come first): its move is legal.
+    assert!(out.iter().any(|l| ply(l) == Some(1)), "{out:?}");
+    let reply = moved(&out).expect("a move");
+    assert!(after(None, &game).parse_move(&reply).is_ok(), "{reply} {game:?}");
+    let rest = sync(&mut e, 2);
+    let rest2 = e.quiet(Duration::from_millis(500));
+    assert!(
+        moves_in(&rest).is_empty() && moves_in(&rest2).is_empty(),
+        "{rest:?} {rest2:?}"
+    );
+    // The board holds the real game.
+    game.push(reply);
+    e.send("force");
+    e.send("d");
+    let board = e.until(|l| l.starts_with("Outcome:"));
+    let fen = after(None, &game).fen();
+    assert!(board.iter().any(|l| *l == format!("Fen: {fen}")), "{board:?}");
+    e.send("quit");
+    e.finish();
+}
+
+#[test]
+fn commands_during_pondering_end_it_without_a_move() {
+    for cmd in [
+        "easy",
+        "new",
+        "force",
+        "?",
+        "level 0 5 0",
+        "result 1-0 {adjourned}",
+        "quit",
+    ] {
+        let (mut e, _) = xboard();
+        let (game, hint) = pondering(&mut e);
+        e.send(cmd);
+        if cmd == "quit" {
+            let tail = e.finish();
+            assert!(moves_in(&tail).is_empty(), "{cmd}: {tail:?}");
+            continue;
+        }
+        let out = sync(&mut e, 1);
+        let out2 = e.quiet(Duration::from_millis(300));
+        assert!(
+            moves_in(&out).is_empty() && moves_in(&out2).is_empty(),
+            "{cmd}: {out:?} {out2:?}"
+        );
+        match cmd {
+            // Pondering is over: the predicted reply now starts a fresh search (depth 1).
+            "easy" | "level 0 5 0" => {
+                e.send(&format!("usermove {hint}"));
+                let out = e.until(|l| l.starts_with("move "));
+                assert!(out.iter().any(|l| ply(l) == Some(1)), "{cmd}: {out:?}");
+                let mut game = game.clone();
+                game.push(hint.clone());
+                let reply = moved(&out).expect("a move");
+                assert!(after(None, &game).parse_move(&reply).is_ok(), "{cmd}: {reply}");
+            }
+            // `?` has no move to make on the opponent's turn; the hit still works after it.
+            "?" => {
+                e.send(&format!("usermove {hint}"));
+                let out = e.until(|l| l.starts_with("move "));
+                assert!(out.iter().filter_map(|l| ply(l)).all(|p| p > 1), "{cmd}: {out:?}");
+            }
+            // The game and its moves are gone; the engine plays Black from the start.
+            "new" => {
+                e.send("st 0.2");
+                e.send("usermove h2e2");
+                let out = e.until(|l| l.starts_with("move "));
+                let reply = moved(&out).expect("a move");
+                assert!(after(None, &["h2e2".to_string()]).parse_move(&reply).is_ok(), "{reply}");
+            }
+            // Force mode: moves for both sides, no thinking.
+            "force" => {
+                e.send(&format!("usermove {hint}"));
+                let out = sync(&mut e, 2);
+                assert_eq!(out, ["pong 2"], "{cmd}");
+            }
+            // The game is over: no more moves.
+            _ => {
+                e.send(&format!("usermove {hint}"));
+                let out = sync(&mut e, 2);
+                assert!(moves_in(&out).is_empty(), "{cmd}: {out:?}");
+            }
+        }
+        e.send("quit");
+        e.finish();
+    }
+}

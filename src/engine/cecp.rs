@@ -8,6 +8,15 @@
 //! (`1-0 {…}`, `0-1 {…}`, `1/2-1/2 {…}`) when Chariot's rules end the game; it claims too
 //! when the opponent's move ends it. A search the game has moved past (after `force`,
 //! `new`, `undo`, `exit`, …) is abandoned without a word.
+//!
+//! Pondering (`hard`): after playing its move in a game, the engine searches the position
+//! after the reply its search expects (the principal variation's second move), as a UCI
+//! `go ponder` on the same worker and stop flag, the clock held. When that reply arrives
+//! (`usermove`) the search becomes the timed search of the move, as with `ponderhit`: its
+//! clock starts then. Any other reply, and every command that changes the game or the
+//! settings (`new`, `setboard`, `force`, `undo`, `remove`, `go`, `playother`, `analyze`,
+//! `level`, `st`, `sd`, `easy`, `result`, options, `quit`), ends the ponder search without a
+//! word: its move is for a position the game has not reached and is never printed.
 
 use super::options::parse_change;
 use super::Engine;
@@ -16,9 +25,9 @@ use crate::board::Position;
 use crate::core::{Color, Move};
 use crate::protocol::cecp::{self, Cmd};
 use crate::protocol::command::{shown, GoParams};
-use crate::search::Info;
+use crate::search::{Info, Limits};
 use std::io::{self, Write};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// What XBoard expects the engine to remember.
 #[derive(Clone, Debug)]
@@ -48,6 +57,12 @@ pub(super) struct State {
     otim: Option<i64>,
     /// The latest thinking line, for `.`.
     last: Option<Info>,
+    /// The reply the engine's last search expects, to ponder on once that move is out.
+    ponder_next: Option<Move>,
+    /// The same reply and the position it is for, for `hint`.
+    hint: Option<(u64, Move)>,
+    /// When the engine's latest think began (or its ponder search was hit).
+    thinking_since: Option<Instant>,
 }
 
 impl Default for State {
@@ -68,6 +83,9 @@ impl Default for State {
             time: None,
             otim: None,
             last: None,
+            ponder_next: None,
+            hint: None,
+            thinking_since: None,
         }
     }
 }
@@ -141,16 +159,25 @@ impl<W: Write> Engine<W> {
                 self.cecp.force = false;
                 self.cecp.engine_side = !self.pos.side_to_move();
             }
+            // A new time control or depth: a ponder search under the old one is dropped.
             Cmd::Level { mps, base, inc } => {
+                self.stop_pondering()?;
                 (self.cecp.mps, self.cecp.base, self.cecp.inc) = (mps, base, inc);
                 self.cecp.st = None;
             }
-            Cmd::St(t) => self.cecp.st = Some(t),
-            Cmd::Sd(d) => self.cecp.sd = Some(d),
+            Cmd::St(t) => {
+                self.stop_pondering()?;
+                self.cecp.st = Some(t);
+            }
+            Cmd::Sd(d) => {
+                self.stop_pondering()?;
+                self.cecp.sd = Some(d);
+            }
             Cmd::Time(cs) => self.cecp.time = Some(cs),
             Cmd::Otim(cs) => self.cecp.otim = Some(cs),
+            // While pondering it is the opponent's turn: there is no move to make now.
             Cmd::MoveNow => {
-                if !self.cecp.analyze {
+                if !self.cecp.analyze && self.pondering().is_none() {
                     self.stop()?;
                 }
             }
@@ -179,8 +206,20 @@ impl<W: Write> Engine<W> {
                 }
             }
             Cmd::Post(on) => self.cecp.post = on,
-            // Pondering is not done in CECP; the setting is kept for the other dialects.
-            Cmd::Hard(on) => self.opts.ponder = on,
+            // The same setting as UCI's Ponder; `easy` ends a ponder search now.
+            Cmd::Hard(on) => {
+                self.opts.ponder = on;
+                if !on {
+                    self.stop_pondering()?;
+                }
+            }
+            Cmd::Hint => {
+                if let Some((key, m)) = self.cecp.hint {
+                    if key == self.pos.key() && self.pos.is_legal(m) {
+                        self.say(&format!("Hint: {m}"))?;
+                    }
+                }
+            }
             Cmd::Memory(mb) => self.cecp_option("Hash", Some(&mb.to_string()), &format!("memory {mb}"))?,
             Cmd::Cores(n) => self.cecp_option("Threads", Some(&n.to_string()), &format!("cores {n}"))?,
             Cmd::Option { name, value } => {
@@ -247,6 +286,9 @@ impl<W: Write> Engine<W> {
         if self.cecp.over && !self.cecp.analyze && !self.cecp.force {
             return self.say(&format!("Illegal move (the game is over): {}", shown(text)));
         }
+        if self.pondering() == Some(mv) {
+            return self.cecp_ponderhit(mv);
+        }
         self.abandon_running()?;
         self.cecp_play(mv);
         if self.cecp.analyze {
@@ -259,6 +301,76 @@ impl<W: Write> Engine<W> {
             self.cecp_think()?;
         }
         Ok(())
+    }
+
+    /// The predicted reply of the ponder search in progress, if one is.
+    fn pondering(&self) -> Option<Move> {
+        self.running.as_ref().filter(|r| r.pondering).and_then(|r| r.expected)
+    }
+
+    /// Ends a ponder search, if one is in progress, without a word.
+    fn stop_pondering(&mut self) -> io::Result<()> {
+        if self.pondering().is_some() {
+            self.abandon_running()?;
+        }
+        Ok(())
+    }
+
+    /// The opponent played the predicted reply `mv`: the ponder search goes on as the
+    /// engine's timed search of its move, its clock starting now (UCI's `ponderhit`), and
+    /// bounded too by the clock XBoard has just sent.
+    fn cecp_ponderhit(&mut self, mv: Move) -> io::Result<()> {
+        self.cecp_play(mv);
+        if self.cecp_claim()? {
+            return self.abandon_running();
+        }
+        let pos = self.pos.clone();
+        let fresh = self.cecp_limits(&pos, None);
+        let budget = super::watchdog(fresh.movetime, fresh.clock, self.opts.move_overhead);
+        if let Some(r) = self.running.as_mut() {
+            r.budget = match (r.budget, budget) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+        }
+        self.cecp.thinking_since = Some(Instant::now());
+        self.ponderhit(false)
+    }
+
+    /// After the engine's move (see [`super::Engine::run`]): with `hard`, searches the
+    /// position after the expected reply, the clock held until that reply is played.
+    pub(super) fn cecp_ponder(&mut self) -> io::Result<()> {
+        let Some(reply) = self.cecp.ponder_next.take() else {
+            return Ok(());
+        };
+        let c = &self.cecp;
+        if self.dialect != crate::protocol::Dialect::Cecp
+            || !self.opts.ponder
+            || self.running.is_some()
+            || c.force
+            || c.analyze
+            || c.over
+            || self.pos.side_to_move() == c.engine_side
+            || !self.pos.is_legal(reply)
+        {
+            return Ok(());
+        }
+        let mut after = self.pos.clone();
+        after.make_move(reply);
+        if rules::outcome(&after) != Outcome::Ongoing {
+            return Ok(());
+        }
+        // The engine's clock as XBoard will give it: what was left when it began to think,
+        // less that think, plus the increment. The clock XBoard sends with the reply bounds
+        // the search too (`cecp_ponderhit`).
+        let base = self.cecp.base.as_millis() as i64;
+        let before = self.cecp.time.map_or(base, |cs| cs.saturating_mul(10));
+        let used = self.cecp.thinking_since.map_or(0, |t| t.elapsed().as_millis() as i64);
+        let own = before
+            .saturating_sub(used)
+            .saturating_add(self.cecp.inc.as_millis() as i64);
+        let limits = self.cecp_limits(&after, Some(own));
+        self.search_position(after, limits, true, false, Some(reply))
     }
 
     /// Makes a move of the game.
@@ -305,7 +417,16 @@ impl<W: Write> Engine<W> {
         if self.cecp_claim()? {
             return Ok(());
         }
-        let side = self.pos.side_to_move();
+        let pos = self.pos.clone();
+        let limits = self.cecp_limits(&pos, None);
+        self.cecp.thinking_since = Some(Instant::now());
+        self.start_search(limits, false, false)
+    }
+
+    /// The limits of a think about the move in `pos` under the time control (`own_ms`: the
+    /// engine's clock instead of the last `time`).
+    fn cecp_limits(&self, pos: &Position, own_ms: Option<i64>) -> Limits {
+        let side = pos.side_to_move();
         let mut g = GoParams {
             depth: self.cecp.sd,
             ..GoParams::default()
@@ -314,7 +435,7 @@ impl<W: Write> Engine<W> {
             g.movetime = Some(st.as_millis() as i64);
         } else {
             let base = self.cecp.base.as_millis() as i64;
-            let own = self.cecp.time.map_or(base, |cs| cs.saturating_mul(10));
+            let own = own_ms.unwrap_or_else(|| self.cecp.time.map_or(base, |cs| cs.saturating_mul(10)));
             let opp = self.cecp.otim.map_or(base, |cs| cs.saturating_mul(10));
             let inc = self.cecp.inc.as_millis() as i64;
             (g.wtime, g.btime) = if side == Color::Red {
@@ -324,12 +445,11 @@ impl<W: Write> Engine<W> {
             };
             (g.winc, g.binc) = (Some(inc), Some(inc));
             if self.cecp.mps > 0 {
-                let done = self.pos.fullmove().saturating_sub(1);
+                let done = pos.fullmove().saturating_sub(1);
                 g.movestogo = Some(self.cecp.mps - done % self.cecp.mps);
             }
         }
-        let (limits, _faults) = super::from_go(&g, side, &self.opts, &[]);
-        self.start_search(limits, false, false)
+        super::from_go(&g, side, &self.opts, &[]).0
     }
 
     /// Starts (or restarts) the analysis of the current position: an infinite search.
@@ -354,16 +474,26 @@ impl<W: Write> Engine<W> {
         Ok(())
     }
 
-    /// The search's answer: play it (`move M`), then claim the result if the game is over.
-    pub(super) fn cecp_played(&mut self, best: Option<Move>) -> io::Result<()> {
+    /// The search's answer: play it (`move M`), then claim the result if the game is over;
+    /// else keep the expected reply `ponder` for `hint` and pondering.
+    pub(super) fn cecp_played(&mut self, best: Option<Move>, ponder: Option<Move>) -> io::Result<()> {
         if self.cecp.analyze || self.cecp.force {
             return Ok(());
         }
-        if let Some(m) = best {
-            self.say(&cecp::move_line(m))?;
-            self.cecp_play(m);
+        self.cecp.hint = None;
+        let Some(m) = best else {
+            self.cecp_claim()?;
+            return Ok(());
+        };
+        self.say(&cecp::move_line(m))?;
+        self.cecp_play(m);
+        if self.cecp_claim()? {
+            return Ok(());
         }
-        self.cecp_claim()?;
+        if let Some(p) = ponder {
+            self.cecp.hint = Some((self.pos.key(), p));
+            self.cecp.ponder_next = Some(p);
+        }
         Ok(())
     }
 }

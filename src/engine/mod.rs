@@ -80,6 +80,9 @@ struct Running {
     skill: Option<Skill>,
     /// Abandoned: its answer is not printed (CECP: the game moved on without it).
     silent: bool,
+    /// CECP pondering: the search is of the position after this predicted reply of the
+    /// opponent. Until the reply is played (`pondering` cleared) its answer is never printed.
+    expected: Option<Move>,
 }
 
 impl Running {
@@ -169,6 +172,9 @@ impl<W: Write> Engine<W> {
                 },
                 recv(timer) -> _ => self.on_deadline().map(|_| true),
             };
+            // CECP: a move just played may start a ponder search. Started here, between
+            // steps, never from inside one (such as the wait of `quit` or `force`).
+            let going = going.and_then(|go| if go { self.cecp_ponder().map(|_| go) } else { Ok(go) });
             match going {
                 Ok(true) => {}
                 Ok(false) => return Ok(()),
@@ -313,7 +319,20 @@ impl<W: Write> Engine<W> {
 
     /// Ends any running search, then starts one of the current position under `limits`
     /// (`ponder`: hold the clock until `ponderhit`; `draw`: the opponent offers a draw).
-    fn start_search(&mut self, mut limits: Limits, ponder: bool, draw: bool) -> io::Result<()> {
+    fn start_search(&mut self, limits: Limits, ponder: bool, draw: bool) -> io::Result<()> {
+        self.search_position(self.pos.clone(), limits, ponder, draw, None)
+    }
+
+    /// [`Self::start_search`] of `pos` rather than the current position; `expected`: a CECP
+    /// ponder search of the position after that predicted reply (`pos`).
+    fn search_position(
+        &mut self,
+        pos: Position,
+        mut limits: Limits,
+        ponder: bool,
+        draw: bool,
+        expected: Option<Move>,
+    ) -> io::Result<()> {
         self.finish_running()?;
 
         // A strength level limits every search but analysis (`go infinite`).
@@ -322,7 +341,7 @@ impl<W: Write> Engine<W> {
             s.apply(&mut limits);
         }
 
-        let mut roots: Vec<Move> = self.pos.legal_moves().iter().collect();
+        let mut roots: Vec<Move> = pos.legal_moves().iter().collect();
         if !limits.searchmoves.is_empty() {
             roots.retain(|m| limits.searchmoves.contains(m));
         }
@@ -335,7 +354,7 @@ impl<W: Write> Engine<W> {
         let id = self.next_id;
         let mut running = Running {
             id,
-            pos: self.pos.clone(),
+            pos: pos.clone(),
             roots,
             control: Arc::clone(&control),
             infinite: limits.infinite,
@@ -349,6 +368,7 @@ impl<W: Write> Engine<W> {
             draw_offered: draw,
             skill,
             silent: false,
+            expected,
         };
         if running.roots.is_empty() {
             // Nothing to search: the answer is known, but it still waits for `stop` or
@@ -367,7 +387,7 @@ impl<W: Write> Engine<W> {
         self.running = Some(running);
         let sent = self.send(Job::Search {
             id,
-            pos: Box::new(self.pos.clone()),
+            pos: Box::new(pos),
             limits: Box::new(limits),
             control,
         });
@@ -500,7 +520,9 @@ impl<W: Write> Engine<W> {
         let Some(r) = self.running.take() else {
             return Ok(());
         };
-        if r.silent {
+        // A CECP ponder search ended before its predicted reply was played: it was searching
+        // a position the game has not reached, so its move is never printed.
+        if r.silent || (r.pondering && r.expected.is_some()) {
             return Ok(());
         }
         let mut result = r.result.unwrap_or_default();
@@ -541,7 +563,7 @@ impl<W: Write> Engine<W> {
         });
         let line = match self.dialect {
             Dialect::Uci => uci::bestmove(best, ponder),
-            Dialect::Cecp => return self.cecp_played(best),
+            Dialect::Cecp => return self.cecp_played(best, ponder),
             Dialect::Ucci => {
                 // Accept an offered draw unless we think we stand better.
                 let draw = r.draw_offered && best.is_some() && result.score <= 0;

@@ -21,7 +21,7 @@ pub enum Cmd {
     Xboard,
     Protover(u32),
     /// `accepted`/`rejected` of a feature, and other commands that need no answer
-    /// (`random`, `computer`, `name`, `rating`, `ics`, `hint`, `bk`, `draw`, …).
+    /// (`random`, `computer`, `name`, `rating`, `ics`, `bk`, `draw`, …).
     Ignored,
     New,
     Variant(String),
@@ -59,6 +59,8 @@ pub enum Cmd {
     Post(bool),
     /// `hard` (true) / `easy` (false): pondering.
     Hard(bool),
+    /// `hint`: the reply the engine expects, answered `Hint: M` when it has one.
+    Hint,
     /// `memory N`: hash size in MB.
     Memory(u64),
     Cores(u64),
@@ -81,8 +83,8 @@ pub enum Cmd {
 
 /// Commands that need no answer.
 const IGNORED: &[&str] = &[
-    "accepted", "rejected", "random", "computer", "name", "rating", "ics", "hint", "bk", "draw", "nps", "white",
-    "black", "pause", "resume", "lift", "put", "hover", "edit",
+    "accepted", "rejected", "random", "computer", "name", "rating", "ics", "bk", "draw", "nps", "white", "black",
+    "pause", "resume", "lift", "put", "hover", "edit",
 ];
 
 /// Parses one CECP line. `Ok(None)` for an empty line; syntax errors are [`Cmd::Invalid`].
@@ -168,6 +170,7 @@ pub fn parse(line: &str) -> Option<Cmd> {
         "nopost" => no_args(Cmd::Post(false)),
         "hard" => no_args(Cmd::Hard(true)),
         "easy" => no_args(Cmd::Hard(false)),
+        "hint" => no_args(Cmd::Hint),
         "memory" => unsigned("memory size").map(Cmd::Memory).unwrap_or_else(|e| e),
         "cores" => unsigned("core count").map(Cmd::Cores).unwrap_or_else(|e| e),
         "option" => {
@@ -333,6 +336,8 @@ mod tests {
             })
         );
         assert_eq!(parse("accepted usermove"), Some(Cmd::Ignored));
+        assert_eq!(parse("hint"), Some(Cmd::Hint));
+        assert_eq!(parse("hard"), Some(Cmd::Hard(true)));
         assert_eq!(
             parse("result 1-0 {Red mates}"),
             Some(Cmd::Result("1-0 {Red mates}".into()))
