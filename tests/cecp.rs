@@ -473,3 +473,30 @@ fn commands_during_pondering_end_it_without_a_move() {
         e.finish();
     }
 }
+
+/// `option EvalFile=F` reads the file once: here a FIFO that is written once, so a second
+/// read would wait forever and `pong` would never come.
+#[cfg(unix)]
+#[test]
+fn eval_file_is_read_once() {
+    let dir = std::env::temp_dir().join(format!("chariot-cecp-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let fifo = dir.join("net.chnn");
+    let _ = std::fs::remove_file(&fifo);
+    let c_path = std::ffi::CString::new(fifo.to_str().expect("utf-8 path")).expect("no NUL");
+    // SAFETY: a valid NUL-terminated path; mkfifo touches nothing else.
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0, "mkfifo");
+    let path = fifo.clone();
+    let writer = std::thread::spawn(move || {
+        // Blocks until the engine opens the FIFO, then writes the net once.
+        std::fs::write(&path, chariot::eval::nnue::EMBEDDED_NET).expect("write the FIFO");
+    });
+    let (mut e, _) = xboard();
+    e.send(&format!("option EvalFile={}", fifo.display()));
+    let out = sync(&mut e, 1);
+    assert_eq!(out, ["pong 1"]);
+    writer.join().expect("writer");
+    e.send("quit");
+    e.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}

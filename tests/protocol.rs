@@ -543,26 +543,58 @@ fn ucinewgame_gives_the_same_search_again() {
         e.send("go depth 3");
         let lines = e.until(|l| l.starts_with("bestmove"));
         // Timing fields differ between runs; everything else must not.
-        let clean: Vec<String> = lines
-            .iter()
-            .map(|l| {
-                let w: Vec<&str> = l.split_whitespace().collect();
-                let mut out = Vec::new();
-                let mut i = 0;
-                while i < w.len() {
-                    if w[i] == "nps" || w[i] == "time" {
-                        i += 2;
-                        continue;
-                    }
-                    out.push(w[i]);
-                    i += 1;
-                }
-                out.join(" ")
-            })
-            .collect();
-        runs.push(clean);
+        runs.push(without_timing(&lines));
     }
     assert_eq!(runs[0], runs[1]);
+}
+
+/// The output of one `go` without its timing fields, which differ between runs.
+fn without_timing(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let mut out = Vec::new();
+            let mut i = 0;
+            while i < w.len() {
+                if w[i] == "nps" || w[i] == "time" {
+                    i += 2;
+                    continue;
+                }
+                out.push(w[i]);
+                i += 1;
+            }
+            out.join(" ")
+        })
+        .collect()
+}
+
+#[test]
+fn switching_the_evaluator_forgets_the_table() {
+    let search = |e: &mut Engine| {
+        e.send("position startpos moves h2e2 h9g7");
+        e.send("go depth 6");
+        without_timing(&e.until(|l| l.starts_with("bestmove")))
+    };
+    // A fresh process with the hand-crafted evaluation.
+    let mut e = Engine::start();
+    e.send("setoption name Use NNUE value false");
+    let fresh = search(&mut e);
+    drop(e);
+    // After a search with the net, switching to the hand-crafted evaluation: the table of
+    // the net's search is gone, and the search is the fresh one.
+    let mut e = Engine::start();
+    let with_net = search(&mut e);
+    e.send("setoption name Use NNUE value false");
+    assert_eq!(search(&mut e), fresh);
+    // Setting the evaluator in use again changes nothing and keeps the table: the same search
+    // again reuses it, so it differs from a fresh one.
+    e.send("setoption name Use NNUE value true");
+    let net_fresh = search(&mut e);
+    assert_eq!(net_fresh, with_net, "switching back clears the table too");
+    e.send("setoption name Use NNUE value true");
+    e.send("setoption name EvalFile value <empty>");
+    assert_ne!(search(&mut e), net_fresh, "an unchanged evaluator keeps the table");
 }
 
 // ---- timing ------------------------------------------------------------------------------

@@ -243,14 +243,15 @@ impl<W: Write> Engine<W> {
         Ok(true)
     }
 
-    /// Sets an option through the one option parser; a bad one is answered `Error (…): …`.
+    /// Sets an option through the one option parser (once: an `EvalFile` is loaded once); a
+    /// bad one is answered `Error (…): …`.
     fn cecp_option(&mut self, name: &str, value: Option<&str>, line: &str) -> io::Result<()> {
         match parse_change(name, value) {
             Err(e) => self.say(&format!("Error ({e}): {}", shown(line))),
-            Ok(_) => {
+            Ok(change) => {
                 // Options are set between moves; one arriving mid-search must not play a move.
                 self.abandon_running()?;
-                self.set_option(name, value)?;
+                self.apply_change(change)?;
                 if self.cecp.analyze {
                     self.cecp_analyse()?;
                 }

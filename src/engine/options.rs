@@ -97,10 +97,14 @@ pub(super) enum Change {
 
 impl<W: Write> Engine<W> {
     pub(super) fn set_option(&mut self, name: &str, value: Option<&str>) -> io::Result<()> {
-        let change = match parse_change(name, value) {
-            Ok(c) => c,
-            Err(e) => return self.error(&format!("setoption: {e}; settings unchanged")),
-        };
+        match parse_change(name, value) {
+            Ok(c) => self.apply_change(c),
+            Err(e) => self.error(&format!("setoption: {e}; settings unchanged")),
+        }
+    }
+
+    /// Applies a validated change (after ending any search).
+    pub(super) fn apply_change(&mut self, change: Change) -> io::Result<()> {
         self.finish_running()?;
         match change {
             Change::Threads(n) => {
@@ -134,25 +138,42 @@ impl<W: Write> Engine<W> {
             Change::Elo(e) => self.opts.elo = e,
             Change::SkillSeed(s) => self.opts.skill_seed = s,
             Change::EvalFile(file, net) => {
+                let before = self.evaluator();
                 self.opts.eval_file = file;
                 self.net = Some(net);
-                self.send_net()?;
+                self.send_net(before)?;
             }
             Change::UseNnue(b) => {
+                let before = self.evaluator();
                 self.opts.use_nnue = b;
-                self.send_net()?;
+                self.send_net(before)?;
             }
         }
         Ok(())
     }
 
-    /// Hands the search the net `Use NNUE` and `EvalFile` select.
-    fn send_net(&mut self) -> io::Result<()> {
-        let net = self.net.clone().filter(|_| self.opts.use_nnue);
+    /// The net the search evaluates with (`None`: the hand-crafted evaluation).
+    fn evaluator(&self) -> Option<Arc<Network>> {
+        self.net.clone().filter(|_| self.opts.use_nnue)
+    }
+
+    /// Hands the search the net `Use NNUE` and `EvalFile` select, when it differs from
+    /// `before`. The hash table then holds the other evaluator's static evaluations, which
+    /// the search would reuse: it is cleared, as by `Clear Hash`.
+    fn send_net(&mut self, before: Option<Arc<Network>>) -> io::Result<()> {
+        let net = self.evaluator();
         if self.opts.use_nnue && net.is_none() {
             self.error("Use NNUE: no net is loaded; the hand-crafted evaluation stays in use")?;
         }
-        self.config(Job::SetNet(net));
+        let same = match (&before, &net) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b) || a == b,
+            _ => false,
+        };
+        if !same {
+            self.config(Job::SetNet(net));
+            self.config(Job::Clear);
+        }
         Ok(())
     }
 }
