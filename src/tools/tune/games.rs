@@ -55,6 +55,17 @@ fn parse_tag(inner: &str) -> Option<(String, String)> {
     Some((key.to_string(), value))
 }
 
+/// `token` without a leading move number (digits followed by one or more dots: `12.`,
+/// `12...`, `12.h2e2`). Other digits stay: WXF names tandem pawns by their file (`3+.4`).
+fn without_move_number(token: &str) -> &str {
+    let rest = token.trim_start_matches(|c: char| c.is_ascii_digit());
+    if rest.len() < token.len() && rest.starts_with('.') {
+        rest.trim_start_matches('.')
+    } else {
+        token
+    }
+}
+
 /// Splits PGN text into games.
 pub fn parse_pgn(text: &str) -> Parsed {
     let mut out = Parsed::default();
@@ -130,9 +141,7 @@ pub fn parse_pgn(text: &str) -> Parsed {
                     continue;
                 }
                 // Move numbers (`4.`, `4...`, or glued as in `4.h2e2`), NAGs and annotation marks.
-                let mv = token
-                    .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
-                    .trim_end_matches(['!', '?', '+', '#']);
+                let mv = without_move_number(&token).trim_end_matches(['!', '?', '+', '#']);
                 if !mv.is_empty() && !mv.starts_with('$') {
                     game.moves.push(mv.to_string());
                 }
@@ -247,6 +256,18 @@ mod tests {
         assert_eq!(g.result, "0-1");
         assert_eq!(g.moves, ["h2e2", "h9g7", "h0g2", "i9h9", "b0c2", "b9c7"]);
         assert_eq!(parsed.games[1].moves, ["h2e2", "h7e7"]);
+    }
+
+    #[test]
+    fn only_move_numbers_are_dropped() {
+        // WXF names tandem pawns by their file: `3+.4`, `3+=4` start with a digit and are moves.
+        let text = "1. h2e2 h9g7 2.C2.5 2...H8+7 3. 3+.4 $1 3+=4!? 12... 4. c3c4 1-0";
+        let parsed = parse_pgn(text);
+        assert_eq!(parsed.games.len(), 1);
+        assert_eq!(
+            parsed.games[0].moves,
+            ["h2e2", "h9g7", "C2.5", "H8+7", "3+.4", "3+=4", "c3c4"]
+        );
     }
 
     #[test]
