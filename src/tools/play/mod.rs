@@ -7,7 +7,7 @@
 //! changes nothing; an ambiguous one is asked back. Chariot searches with the same `Searcher`
 //! as the protocol and reports through a `Reporter`, which prints the live line. The game
 //! ends by the rules (`board::rules::outcome`), by resignation or on time; games are saved as
-//! `chariot match` writes PGN, and loaded back.
+//! `chariot match` writes PGN, and loaded back with their comments.
 
 mod board;
 mod strength;
@@ -63,6 +63,8 @@ struct Ply {
     by_engine: bool,
     thought: Thought,
     elapsed_ms: u64,
+    /// The comment a loaded game had after this move, written back on `save`.
+    note: Option<String>,
 }
 
 /// How a finished game ended.
@@ -508,6 +510,7 @@ impl Session<'_> {
             by_engine,
             thought,
             elapsed_ms,
+            note: None,
         });
         let who = if by_engine { "Chariot" } else { "You" };
         writeln!(
@@ -771,7 +774,10 @@ impl Session<'_> {
         let moves: Vec<(Move, Option<String>)> = self
             .plies
             .iter()
-            .map(|p| (p.mv, pgn::comment(&p.thought, p.elapsed_ms).filter(|_| p.by_engine)))
+            .map(|p| {
+                let thought = pgn::comment(&p.thought, p.elapsed_ms).filter(|_| p.by_engine);
+                (p.mv, thought.or_else(|| p.note.clone()))
+            })
             .collect();
         let reason = self.over.as_ref().map(|e| e.reason.as_str());
         pgn::write_pgn(&tags, &self.start_fen, &moves, reason, result)
@@ -819,9 +825,12 @@ fn earlier_occurrence(pos: &Position) -> Option<usize> {
         .find(|&d| hist[hist.len() - d].key == pos.key() && hist[hist.len() - d..].iter().all(|s| s.mv.is_some()))
 }
 
-/// A saved game read back: its FEN, its moves (by the colour not `human`: Chariot's), and the
-/// recorded result when the file says the game ended in a way the rules cannot see
-/// (resignation, time).
+/// A saved game read back: its FEN, its moves (by the colour not `human`: Chariot's) with
+/// their comments, and the recorded result when the file says the game ended in a way the
+/// rules cannot see (resignation, time). In a finished game a comment after the last move is
+/// the closing one (the reason the game ended, as `save` writes it): it is the recorded
+/// reason, not a comment on the last move. Comments before the first move are dropped
+/// (`save` writes none there).
 type Loaded = (String, Vec<Ply>, Option<(&'static str, String)>);
 
 fn load_game(path: &str, human: Color) -> anyhow::Result<Loaded> {
@@ -834,18 +843,29 @@ fn load_game(path: &str, human: Color) -> anyhow::Result<Loaded> {
     let fen = game.tag("FEN").unwrap_or(START_FEN);
     let mut pos = Position::from_fen(fen).map_err(|e| anyhow!("bad FEN '{fen}': {e}"))?;
     let fen = pos.fen();
+    let mut comments = game.comments.clone();
+    let result = game.tag("Result").unwrap_or(&game.result);
+    let closing = match comments.last() {
+        Some((n, _)) if result != "*" && *n == game.moves.len() => comments.pop().map(|(_, c)| c),
+        _ => None,
+    };
     let mut plies = Vec::new();
     for (i, text) in game.moves.iter().enumerate() {
+        let notes: Vec<&str> = comments
+            .iter()
+            .filter(|(n, _)| *n == i + 1)
+            .map(|(_, c)| c.as_str())
+            .collect();
         let mv = notation::parse_move(&pos, text).map_err(|e| anyhow!("move {} '{text}': {e}", i + 1))?;
         plies.push(Ply {
             mv,
             by_engine: pos.side_to_move() != human,
             thought: Thought::default(),
             elapsed_ms: 0,
+            note: (!notes.is_empty()).then(|| notes.join(" ")),
         });
         pos.make_move(mv);
     }
-    let result = game.tag("Result").unwrap_or(&game.result);
     let recorded = match result {
         "1-0" | "0-1" | "1/2-1/2" if rules::outcome(&pos) == Outcome::Ongoing => {
             let token = match result {
@@ -853,10 +873,12 @@ fn load_game(path: &str, human: Color) -> anyhow::Result<Loaded> {
                 "0-1" => "0-1",
                 _ => "1/2-1/2",
             };
-            let reason = game.tag("Termination").map_or_else(
-                || format!("recorded as {token}"),
-                |t| format!("recorded as {token}, {t}"),
-            );
+            let reason = closing.unwrap_or_else(|| {
+                game.tag("Termination").map_or_else(
+                    || format!("recorded as {token}"),
+                    |t| format!("recorded as {token}, {t}"),
+                )
+            });
             Some((token, reason))
         }
         _ => None,

@@ -4,6 +4,8 @@
 //! The reader is lenient where the format allows variety (comments anywhere and across lines,
 //! `;` comments, move numbers glued to moves, variations) and drops what it cannot finish: a game
 //! the file ends in the middle of (a match still writing), or one whose moves do not replay.
+//! Comments are kept with their place among the moves (`chariot play` writes them back);
+//! those inside variations are dropped.
 
 use crate::board::{Position, START_FEN};
 use crate::notation::iccs;
@@ -13,6 +15,9 @@ use crate::notation::iccs;
 pub struct PgnGame {
     pub tags: Vec<(String, String)>,
     pub moves: Vec<String>,
+    /// The comments, in order, each with the number of moves before it (whitespace runs
+    /// as one space).
+    pub comments: Vec<(usize, String)>,
     /// `1-0`, `0-1`, `1/2-1/2` or `*`.
     pub result: String,
 }
@@ -98,18 +103,18 @@ pub fn parse_pgn(text: &str) -> Parsed {
                     game.tags.push(tag);
                 }
             }
-            '{' => {
+            '{' | ';' => {
+                let end = if c == '{' { '}' } else { '\n' };
+                let mut text = String::new();
                 for c in chars.by_ref() {
-                    if c == '}' {
+                    if c == end {
                         break;
                     }
+                    text.push(c);
                 }
-            }
-            ';' => {
-                for c in chars.by_ref() {
-                    if c == '\n' {
-                        break;
-                    }
+                let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                if !text.is_empty() {
+                    game.comments.push((game.moves.len(), text));
                 }
             }
             '(' => {
@@ -255,6 +260,16 @@ mod tests {
         assert_eq!(g.tag("Result"), Some("0-1"));
         assert_eq!(g.result, "0-1");
         assert_eq!(g.moves, ["h2e2", "h9g7", "h0g2", "i9h9", "b0c2", "b9c7"]);
+        let comments: Vec<(usize, String)> = [
+            (1, "book"),
+            (2, "-0.35/7 0.120s"),
+            (3, "+0.20/8 0.1s"),
+            (4, "a line comment"),
+            (6, "Black wins (adjudication)"),
+        ]
+        .map(|(n, c)| (n, c.to_string()))
+        .to_vec();
+        assert_eq!(g.comments, comments);
         assert_eq!(parsed.games[1].moves, ["h2e2", "h7e7"]);
     }
 
@@ -294,6 +309,7 @@ mod tests {
             tags: vec![("Result".into(), "1/2-1/2".into())],
             moves: ["h2e2", "h7e7", "e2e6", "e7e3", "e3e2"].map(String::from).to_vec(),
             result: "1/2-1/2".into(),
+            ..PgnGame::default()
         };
         let samples = sample_game(&game, 0);
         // One illegal move and the whole game is out.
