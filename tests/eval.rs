@@ -1,24 +1,11 @@
 //! Evaluation tests: symmetry under colour flip and left-right mirror over many positions from
 //! random legal games, bounds, and sanity checks that each term points the right way.
 
+mod common;
+
 use chariot::board::Position;
 use chariot::eval::hce::{self as eval, evaluate, EVAL_LIMIT, PARAMS};
-
-/// A fixed-seed xorshift64* generator: the same games on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use common::rng::Rng;
 
 fn pos(fen: &str) -> Position {
     Position::from_fen(fen).unwrap_or_else(|e| panic!("bad test FEN {fen}: {e}"))

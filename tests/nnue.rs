@@ -3,32 +3,15 @@
 //! CHNN file round-trips; every kind of bad file is refused with its own error, and through
 //! the real binary a bad `EvalFile` changes nothing.
 
+mod common;
+
 use chariot::board::Position;
 use chariot::core::Move;
 use chariot::eval::nnue::{self, net, AccumulatorStack, Backend, Lane, NetError, Network};
+use common::rng::Rng;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-
-/// A fixed-seed xorshift64* generator: the same games on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn i16_in(&mut self, lo: i32, hi: i32) -> i16 {
-        (lo + self.below((hi - lo + 1) as usize) as i32) as i16
-    }
-}
 
 /// A net with weights anywhere in the given ranges (wide ranges make the wrapping sums wrap).
 fn random_net(rng: &mut Rng, hidden: usize, ft: i32, out: i32) -> Network {

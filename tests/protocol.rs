@@ -5,157 +5,17 @@
 //! Timing bounds are generous (CI machines are loaded) but each is far below what a
 //! blocking or polling design would need; measured values are printed (`--nocapture`).
 
+mod common;
+
 use chariot::board::Position;
 use chariot::core::Move;
+use common::{Engine, TIMEOUT};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-const TIMEOUT: Duration = Duration::from_secs(20);
 /// The contract asks for a few milliseconds; the tests allow this much for a loaded CI.
 const LATENCY_BOUND: Duration = Duration::from_millis(100);
-
-struct Engine {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<(Instant, String)>,
-    /// Everything read so far, for failure messages.
-    log: Vec<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start chariot");
-        let stdin = child.stdin.take();
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send((Instant::now(), line)).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-            log: Vec::new(),
-        }
-    }
-
-    fn send_raw(&mut self, bytes: &[u8]) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin.write_all(bytes).expect("write to engine");
-        stdin.flush().expect("flush");
-    }
-
-    fn send(&mut self, line: &str) {
-        self.send_raw(format!("{line}\n").as_bytes());
-    }
-
-    /// Next line, or `None` after `timeout`.
-    fn next(&mut self, timeout: Duration) -> Option<(Instant, String)> {
-        match self.lines.recv_timeout(timeout) {
-            Ok((t, l)) => {
-                self.log.push(l.clone());
-                Some((t, l))
-            }
-            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => None,
-        }
-    }
-
-    /// Lines up to and including the first that satisfies `done`.
-    fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
-        self.until_timed(done).into_iter().map(|(_, l)| l).collect()
-    }
-
-    fn until_timed(&mut self, done: impl Fn(&str) -> bool) -> Vec<(Instant, String)> {
-        let mut out = Vec::new();
-        loop {
-            match self.next(TIMEOUT) {
-                Some((t, l)) => {
-                    let stop = done(&l);
-                    out.push((t, l));
-                    if stop {
-                        return out;
-                    }
-                }
-                None => panic!("timed out; last output:\n{}", self.tail()),
-            }
-        }
-    }
-
-    /// Lines that arrive within `d` (no line is expected to end the wait).
-    fn quiet(&mut self, d: Duration) -> Vec<String> {
-        let end = Instant::now() + d;
-        let mut out = Vec::new();
-        while let Some(left) = end.checked_duration_since(Instant::now()) {
-            match self.next(left) {
-                Some((_, l)) => out.push(l),
-                None => break,
-            }
-        }
-        out
-    }
-
-    /// Sends `isready` and returns what came before `readyok`.
-    fn sync(&mut self) -> Vec<String> {
-        self.send("isready");
-        let mut lines = self.until(|l| l == "readyok");
-        lines.pop();
-        lines
-    }
-
-    fn bestmove(&mut self) -> String {
-        let lines = self.until(|l| l.starts_with("bestmove"));
-        lines.last().cloned().unwrap_or_default()
-    }
-
-    fn tail(&self) -> String {
-        let n = self.log.len();
-        self.log[n.saturating_sub(30)..].join("\n")
-    }
-
-    /// Closes input and waits for the exit, returning how long it took.
-    fn wait_exit(&mut self) -> Duration {
-        let t = Instant::now();
-        loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                assert!(status.success(), "engine exited with {status}");
-                return t.elapsed();
-            }
-            assert!(t.elapsed() < TIMEOUT, "engine did not exit");
-            std::thread::sleep(Duration::from_millis(1));
-        }
-    }
-
-    fn rss_kb(&self) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap_or_default();
-        status
-            .lines()
-            .find(|l| l.starts_with("VmRSS:"))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0)
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn pos_after(fen: Option<&str>, moves: &[&str]) -> Position {
     let mut p = match fen {
@@ -630,7 +490,7 @@ fn stop_isready_quit_act_at_once_mid_search() {
     let t = Instant::now();
     e.send("quit");
     let quit_took = loop {
-        if let Ok(Some(_)) = e.child.try_wait() {
+        if e.exited() {
             break t.elapsed();
         }
         assert!(t.elapsed() < TIMEOUT, "no exit after quit");
@@ -649,7 +509,7 @@ fn end_of_input_means_quit() {
     let mut e = Engine::start();
     e.send("go infinite");
     e.quiet(Duration::from_millis(100));
-    drop(e.stdin.take());
+    e.close_stdin();
     let took = e.wait_exit();
     eprintln!("end of input mid-search: exit after {took:?}");
     assert!(took < LATENCY_BOUND, "{took:?}");
