@@ -280,3 +280,35 @@ fn a_corrupt_file_is_refused_naming_the_fault() {
     assert!(err.contains("checksum") && !err.contains("panicked"), "{err}");
     assert_eq!(std::fs::read(&path).unwrap(), b);
 }
+
+#[test]
+fn the_evaluation_flags_choose_what_plays_the_games() {
+    let out = temp_path("eval-flags.bin");
+    let default = config(&out, &[]);
+    assert!(default.net.is_some(), "the embedded net plays by default");
+    assert!(
+        config(&out, &["--hce"]).net.is_none(),
+        "--hce plays the hand-crafted evaluation"
+    );
+    let bad = temp_path("not-a-net.chnn");
+    std::fs::write(&bad, b"definitely not a net").unwrap();
+    let argv = [
+        "x",
+        "--out",
+        out.to_str().unwrap(),
+        "--eval-file",
+        bad.to_str().unwrap(),
+    ];
+    let err = Config::from_args(&Wrap::parse_from(argv).a).unwrap_err().to_string();
+    assert!(err.contains("--eval-file") && err.contains("not-a-net.chnn"), "{err}");
+    // Through the binary: one clear error, and no data file is made.
+    let o = Command::new(CHARIOT)
+        .args(["datagen", "--games", "1", "--out", out.to_str().unwrap(), "--eval-file"])
+        .arg(&bad)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(stderr.contains("--eval-file"), "{stderr}");
+    assert!(!out.exists(), "a refused run writes nothing");
+}

@@ -6,7 +6,7 @@
 //! `tests/data/mates.txt`, and a few quiet endgames.
 
 use crate::board::Position;
-use crate::eval::nnue::{self, Network};
+use crate::eval::nnue::Network;
 use crate::search::{Control, Limits, Searcher, Silent};
 use std::io::Write;
 use std::sync::Arc;
@@ -141,13 +141,7 @@ pub fn bench_with(depth: Option<u32>, net: Option<Arc<Network>>, out: &mut dyn W
 }
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
-    let net = match (&args.eval_file, args.hce) {
-        (Some(file), _) => Some(Arc::new(
-            nnue::load_eval_file(file).map_err(|e| anyhow::anyhow!("--eval-file {file}: {e}"))?,
-        )),
-        (None, true) => None,
-        (None, false) => crate::eval::default_network(),
-    };
+    let net = super::network_from_flags(args.eval_file.as_deref(), args.hce)?;
     bench_with(args.depth, net, &mut std::io::stdout().lock())?;
     Ok(())
 }

@@ -18,6 +18,7 @@ pub mod format;
 use crate::board::rules::{self, Outcome};
 use crate::board::Position;
 use crate::core::Color;
+use crate::eval::nnue::Network;
 use crate::search::{Control, Limits, Searcher, Silent, DECISIVE_BOUND};
 use crate::tools::matches::openings::{self, Opening};
 use anyhow::{anyhow, bail, Context};
@@ -27,6 +28,7 @@ use rand::{Rng, SeedableRng};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// `chariot datagen --out FILE [options]`.
@@ -91,6 +93,12 @@ pub struct DatagenArgs {
     /// Seconds between progress lines on stderr.
     #[arg(long, default_value_t = 10)]
     pub progress_secs: u64,
+    /// Play with the hand-crafted evaluation instead of the embedded net (generation 1's data).
+    #[arg(long, conflicts_with = "eval_file")]
+    pub hce: bool,
+    /// Play with this net file instead of the embedded net.
+    #[arg(long, value_name = "FILE")]
+    pub eval_file: Option<String>,
 }
 
 /// The settings of a run, checked.
@@ -114,6 +122,8 @@ pub struct Config {
     pub max_plies: u32,
     pub hash: usize,
     pub progress: Duration,
+    /// The net the games are played with (`None`: the hand-crafted evaluation).
+    pub net: Option<Arc<Network>>,
 }
 
 fn parse_range(s: &str) -> anyhow::Result<(u32, u32)> {
@@ -186,6 +196,7 @@ impl Config {
             max_plies: a.max_plies.min(u16::MAX as u32),
             hash: a.hash.max(1),
             progress: Duration::from_secs(a.progress_secs.max(1)),
+            net: super::network_from_flags(a.eval_file.as_deref(), a.hce)?,
         })
     }
 }
@@ -407,9 +418,13 @@ pub fn generate(cfg: &Config, stop: &AtomicBool, log: &mut dyn Write) -> anyhow:
     };
     writeln!(
         log,
-        "datagen: seed {} threads {} {budget} per move, random plies {}-{}, {} openings, out {} ({existing} positions already there)",
+        "datagen: seed {} threads {} {budget} per move, evaluation {}, random plies {}-{}, {} openings, out {} ({existing} positions already there)",
         cfg.seed,
         cfg.threads,
+        match &cfg.net {
+            Some(n) => format!("NNUE (hidden {}, checksum {:#010x})", n.hidden(), n.checksum()),
+            None => "hand-crafted".into(),
+        },
         cfg.random_plies.0,
         cfg.random_plies.1,
         cfg.openings.len(),
@@ -427,6 +442,7 @@ pub fn generate(cfg: &Config, stop: &AtomicBool, log: &mut dyn Write) -> anyhow:
             let halt = &halt;
             scope.spawn(move || {
                 let mut searcher = Searcher::new(cfg.hash, 1);
+                searcher.set_network(cfg.net.clone());
                 loop {
                     if halt.load(Ordering::Relaxed) {
                         break;
