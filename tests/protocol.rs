@@ -457,6 +457,41 @@ fn switching_the_evaluator_forgets_the_table() {
     assert_ne!(search(&mut e), net_fresh, "an unchanged evaluator keeps the table");
 }
 
+// ---- threads -----------------------------------------------------------------------------
+
+#[test]
+fn every_thread_count_from_one_to_eight_plays_legal_moves_on_time() {
+    // More search threads than this machine's cores must still answer legally and on time,
+    // with fixed depth, a move time and a clock.
+    let fen = "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN1C1N2/9/R1BAKAB1R w - - 4 3";
+    let pos = Position::from_fen(fen).unwrap();
+    let mut e = Engine::start();
+    for threads in 1..=8 {
+        e.send(&format!("setoption name Threads value {threads}"));
+        e.send("ucinewgame");
+        e.send(&format!("position fen {fen}"));
+        e.sync();
+        e.send("go depth 6");
+        assert_legal_bestmove(e.until(|l| l.starts_with("bestmove")).last().unwrap(), &pos);
+        let t = Instant::now();
+        e.send("go movetime 150");
+        assert_legal_bestmove(e.until(|l| l.starts_with("bestmove")).last().unwrap(), &pos);
+        assert!(
+            t.elapsed() < Duration::from_secs(3),
+            "Threads {threads}: movetime 150 took {:?}",
+            t.elapsed()
+        );
+        let t = Instant::now();
+        e.send("go wtime 300 btime 300 winc 0 binc 0");
+        assert_legal_bestmove(e.until(|l| l.starts_with("bestmove")).last().unwrap(), &pos);
+        assert!(
+            t.elapsed() < Duration::from_secs(3),
+            "Threads {threads}: a 300 ms clock took {:?}",
+            t.elapsed()
+        );
+    }
+}
+
 // ---- timing ------------------------------------------------------------------------------
 
 #[test]
