@@ -9,9 +9,8 @@ use chariot::board::Position;
 use chariot::core::Move;
 use chariot::eval::nnue::{self, net, AccumulatorStack, Backend, Lane, NetError, Network};
 use common::rng::Rng;
-use std::io::{BufRead, BufReader, Write};
+use common::Engine;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 /// A net with weights anywhere in the given ranges (wide ranges make the wrapping sums wrap).
 fn random_net(rng: &mut Rng, hidden: usize, ft: i32, out: i32) -> Network {
@@ -353,46 +352,18 @@ fn bad_files_are_refused_with_the_right_error() {
 /// waits for `bestmove`) `isready`, and the output up to `readyok` (or `bestmove`) is that
 /// step's block. Lines are read one step at a time, so every block is the answer to its step.
 fn run_engine(steps: &[Vec<String>]) -> Vec<Vec<String>> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chariot"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("start chariot");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let mut e = Engine::start();
     let mut blocks = Vec::new();
     for step in steps {
-        let go = step.iter().any(|l| l.starts_with("go "));
         for line in step {
-            writeln!(stdin, "{line}").expect("write");
+            e.send(line);
         }
-        if !go {
-            writeln!(stdin, "isready").expect("write");
-        }
-        stdin.flush().expect("flush");
-        let mut block = Vec::new();
-        loop {
-            let Some(Ok(line)) = lines.next() else {
-                panic!("the engine stopped; so far: {blocks:?} {block:?}")
-            };
-            let end = if go {
-                line.starts_with("bestmove")
-            } else {
-                line == "readyok"
-            };
-            block.push(line);
-            if end {
-                break;
-            }
-        }
-        if !go {
-            block.pop();
-        }
-        blocks.push(block);
+        blocks.push(if step.iter().any(|l| l.starts_with("go ")) {
+            e.until(|l| l.starts_with("bestmove"))
+        } else {
+            e.sync()
+        });
     }
-    drop(stdin);
-    let _ = child.wait();
     blocks
 }
 
