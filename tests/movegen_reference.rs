@@ -2,8 +2,8 @@
 //! alone (a 9×10 array, no tables), on many positions from random games: this tests the
 //! rules themselves, not only the reference perft table.
 
-use chariot::board::Position;
-use chariot::core::{Color, Move, PieceKind, Square};
+use chariot::board::{GenKind, Position};
+use chariot::core::{Color, Move, MoveList, PieceKind, Square};
 use std::collections::BTreeSet;
 
 type Grid = [[Option<(Color, PieceKind)>; 9]; 10];
@@ -223,6 +223,12 @@ fn fast_generator_matches_the_plain_rules_on_random_games() {
                 assert_eq!(predicted, pos.in_check(), "gives_check {mv} at {fen}");
                 pos.unmake_move();
             }
+            // The quiet-check generator gives exactly the checking quiet moves, in order.
+            let (mut quiets, mut checks) = (MoveList::new(), MoveList::new());
+            pos.generate(GenKind::Quiets, &mut quiets);
+            pos.generate(GenKind::QuietChecks, &mut checks);
+            let expected: Vec<Move> = quiets.iter().filter(|&m| pos.gives_check(m)).collect();
+            assert_eq!(checks.iter().collect::<Vec<_>>(), expected, "quiet checks at {fen}");
             if moves.is_empty() {
                 break;
             }

@@ -18,6 +18,9 @@ pub enum GenKind {
     Captures,
     /// Moves onto empty points.
     Quiets,
+    /// Moves onto empty points that give check: the `Quiets` that
+    /// [`Position::gives_check`] accepts, in the same order, found without listing the rest.
+    QuietChecks,
 }
 
 /// The pseudo-legal targets of `piece` on `sq`, own pieces not yet removed.
@@ -52,6 +55,28 @@ impl Sink for MoveList {
     #[inline(always)]
     fn add(&mut self, from: Square, to: Square) {
         self.push(Move::new(from, to));
+    }
+}
+
+/// A list that keeps only the moves that give check.
+struct Checks<'a> {
+    pos: &'a Position,
+    list: &'a mut MoveList,
+}
+
+impl Sink for Checks<'_> {
+    #[inline(always)]
+    fn add_set(&mut self, from: Square, to: Bitboard) {
+        for t in to {
+            self.add(from, t);
+        }
+    }
+    #[inline(always)]
+    fn add(&mut self, from: Square, to: Square) {
+        let mv = Move::new(from, to);
+        if self.pos.gives_check(mv) {
+            self.list.push(mv);
+        }
     }
 }
 
@@ -148,8 +173,19 @@ impl Position {
         let mask = match kind {
             GenKind::All => !own,
             GenKind::Captures => self.color_bb(!us),
-            GenKind::Quiets => !self.occupied(),
+            GenKind::Quiets | GenKind::QuietChecks => !self.occupied(),
         };
+        // For checks: a piece off the enemy king's check zone can only check by reaching
+        // the zone, and there only from the points its kind attacks the king from or, as a
+        // new cannon screen, on the king's rank or file (see `Position::gives_check`).
+        let checks = (kind == GenKind::QuietChecks).then(|| {
+            let their_king = self.king_square(!us);
+            let line = attacks::rook_lines(their_king);
+            let zone = attacks::check_zone(their_king);
+            let horse = zone & (line | attacks::horse_attackers(their_king, self.occupied()));
+            let pawn = zone & (line | attacks::pawn_attackers(us, their_king));
+            (zone, zone & line, horse, pawn)
+        });
         let ksq = self.king_square(us);
         let in_check = self.king_attackers(ksq, !us, self.occupied()).any();
         let (blockers, screens) = if in_check {
@@ -160,7 +196,16 @@ impl Position {
         for kind in NON_KING {
             let piece = Piece::new(us, kind);
             for from in self.pieces(us, kind) {
-                let to = targets(self, piece, from) & mask;
+                let mut to = targets(self, piece, from) & mask;
+                if let Some((zone, line, horse, pawn)) = checks {
+                    if !zone.has(from) {
+                        to &= match kind {
+                            PieceKind::Horse => horse,
+                            PieceKind::Pawn => pawn,
+                            _ => line,
+                        };
+                    }
+                }
                 if blockers.has(from) {
                     for t in to {
                         if self.leaves_king_safe(from, t) {
@@ -172,7 +217,13 @@ impl Position {
                 }
             }
         }
-        for t in attacks::king(ksq) & mask {
+        let mut king_to = attacks::king(ksq) & mask;
+        if let Some((zone, line, _, _)) = checks {
+            if !zone.has(ksq) {
+                king_to &= line;
+            }
+        }
+        for t in king_to {
             if self.leaves_king_safe(ksq, t) {
                 sink.add(ksq, t);
             }
@@ -181,7 +232,11 @@ impl Position {
 
     /// Appends the legal moves of `kind` to `list`.
     pub fn generate(&self, kind: GenKind, list: &mut MoveList) {
-        self.generate_into(kind, list);
+        if kind == GenKind::QuietChecks {
+            self.generate_into(kind, &mut Checks { pos: self, list });
+        } else {
+            self.generate_into(kind, list);
+        }
     }
 
     /// All legal moves.

@@ -932,10 +932,9 @@ impl<'a> Worker<'a> {
         // At the horizon, quiet checks too: in xiangqi most mating attacks are checks.
         if checks && !in_check && best < beta && !self.stopped {
             let mut quiets = MoveList::new();
-            self.pos.generate(GenKind::Quiets, &mut quiets);
+            self.pos.generate(GenKind::QuietChecks, &mut quiets);
             for mv in quiets.iter() {
-                // Most quiet moves give no check: test that first, it is cheaper than SEE.
-                if !self.pos.gives_check(mv) || see(&self.pos, mv) < 0 {
+                if see(&self.pos, mv) < 0 {
                     continue;
                 }
                 self.make(mv);
