@@ -2,7 +2,7 @@
 //! variation search (PVS) with quiescence, pruning, reductions and the game rules in the tree.
 
 use super::movepick::{piece_to, Continuation, Histories, MovePicker};
-use super::see::{captured_value, see};
+use super::see::{captured_value, see_ge};
 use super::time::TimePlan;
 use super::tt::{score_from_tt, score_to_tt, Tt, TtBound};
 use super::{
@@ -725,18 +725,18 @@ impl<'a> Worker<'a> {
                     // behind in material. Whether the move checks is asked only here, late.
                     let late = searched >= (3 + depth * depth) as usize / (2 - improving as usize);
                     let futile = alpha.abs() < DECISIVE_BOUND && eval + 120 + 100 * depth <= alpha && !is_killer;
-                    if late || futile || see(&self.pos, mv) < -40 * depth * depth {
+                    if late || futile || !see_ge(&self.pos, mv, -40 * depth * depth) {
                         if !self.pos.gives_check(mv) {
                             if late || futile {
                                 picker.skip_quiets();
                             }
                             continue;
                         }
-                        if see(&self.pos, mv) < -120 * depth {
+                        if !see_ge(&self.pos, mv, -120 * depth) {
                             continue;
                         }
                     }
-                } else if !picker.last_was_good_capture() && see(&self.pos, mv) < -120 * depth {
+                } else if !picker.last_was_good_capture() && !see_ge(&self.pos, mv, -120 * depth) {
                     continue;
                 }
             }
@@ -748,7 +748,7 @@ impl<'a> Worker<'a> {
             };
             // A capture the picker handed out as winning has passed SEE already.
             let bad_capture =
-                capture && depth >= 3 && searched > 0 && !picker.last_was_good_capture() && see(&self.pos, mv) < 0;
+                capture && depth >= 3 && searched > 0 && !picker.last_was_good_capture() && !see_ge(&self.pos, mv, 0);
             self.td.stack[ply].mv = Some(mv);
             self.td.stack[ply].piece = piece;
             self.make(mv);
@@ -899,7 +899,7 @@ impl<'a> Worker<'a> {
                 if stand + captured_value(&self.pos, mv) + 150 <= alpha {
                     continue;
                 }
-                if see(&self.pos, mv) < 0 {
+                if !see_ge(&self.pos, mv, 0) {
                     continue;
                 }
             }
@@ -934,7 +934,7 @@ impl<'a> Worker<'a> {
             let mut quiets = MoveList::new();
             self.pos.generate(GenKind::QuietChecks, &mut quiets);
             for mv in quiets.iter() {
-                if see(&self.pos, mv) < 0 {
+                if !see_ge(&self.pos, mv, 0) {
                     continue;
                 }
                 self.make(mv);

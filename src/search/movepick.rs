@@ -3,7 +3,7 @@
 //! the losing captures last. Generating moves in stages saves work when an early move
 //! already refutes the position.
 
-use super::see::{captured_value, see, SEE_VALUE};
+use super::see::{captured_value, see_ge, SEE_VALUE};
 use crate::board::{GenKind, Position};
 use crate::core::{Move, MoveList, Piece, MAX_MOVES};
 
@@ -223,7 +223,7 @@ impl MovePicker {
                         if Some(m) == self.tt_move {
                             continue;
                         }
-                        if see(pos, m) < 0 {
+                        if !see_ge(pos, m, 0) {
                             self.bad.push(m);
                             continue;
                         }

@@ -105,6 +105,20 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
     gain[0]
 }
 
+/// Whether the static exchange value of `mv` is at least `threshold`: the same answer as
+/// `see(pos, mv) >= threshold`, without the exchange when the bounds decide it (the side
+/// making the move can always stop, and so can the other: the value lies between the
+/// captured piece less the mover and the captured piece).
+#[inline]
+pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
+    let captured = captured_value(pos, mv);
+    if captured < threshold {
+        return false;
+    }
+    let mover = pos.piece_at(mv.from()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
+    captured - mover >= threshold || see(pos, mv) >= threshold
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,6 +136,29 @@ mod tests {
         assert_eq!(see_of("3akab2/9/9/9/9/9/5R3/9/9/5K3 w - - 0 1", "f3f9"), 200);
         // With the red advisor on f2 between them the king recaptures: rook for advisor.
         assert_eq!(see_of("3akab2/9/9/9/9/9/5R3/5A3/9/5K3 w - - 0 1", "f3f9"), 200 - 900);
+    }
+
+    #[test]
+    fn see_ge_agrees_with_see() {
+        let fens = [
+            "1r2k4/9/9/9/1n7/9/1N7/1C7/9/1R1K5 w - - 0 1",
+            "1c2k4/9/1n7/9/1n7/9/9/9/9/1R1K5 w - - 0 1",
+            "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN1C1N2/9/R1BAKAB1R w - - 4 3",
+            "2bakab2/9/2n1c1n2/p1p3p1p/4p4/2P6/P3P1P1P/2N1C1N2/9/2BAKAB2 w - - 0 12",
+            "3akab2/9/9/9/9/9/5R3/5A3/9/5K3 w - - 0 1",
+        ];
+        let mut tried = 0;
+        for fen in fens {
+            let pos = Position::from_fen(fen).expect("test FEN");
+            for mv in pos.legal_moves().iter() {
+                let v = see(&pos, mv);
+                for t in (-1200..=1200).step_by(40) {
+                    assert_eq!(see_ge(&pos, mv, t), v >= t, "{mv} {t} at {fen}");
+                    tried += 1;
+                }
+            }
+        }
+        assert!(tried > 5000);
     }
 
     #[test]
