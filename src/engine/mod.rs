@@ -336,7 +336,8 @@ impl<W: Write> Engine<W> {
         self.finish_running()?;
 
         // A strength level limits every search but analysis (`go infinite`).
-        let skill = self.opts.skill().filter(|_| !limits.infinite);
+        let seed = Skill::seed(pos.key(), self.opts.skill_seed);
+        let skill = (self.opts.skill().filter(|_| !limits.infinite)).map(|s| s.for_move(seed));
         if let Some(s) = skill {
             s.apply(&mut limits);
         }
