@@ -193,14 +193,13 @@ impl Skill {
         let top = lines.iter().position(|l| l.score == best)?;
         let t = self.temperature();
         let margin = self.margin();
-        let weights: Vec<(usize, f64)> = (lines.iter().enumerate())
+        let weights = (lines.iter().enumerate())
             .filter(|(_, l)| best - l.score <= margin)
-            .map(|(i, l)| (i, (-f64::from(best - l.score) / t).exp()))
-            .collect();
-        let total: f64 = weights.iter().map(|w| w.1).sum();
+            .map(|(i, l)| (i, (-f64::from(best - l.score) / t).exp()));
+        let total: f64 = weights.clone().map(|w| w.1).sum();
         let mut x = unit(seed) * total;
         let mut chosen = top;
-        for &(i, w) in &weights {
+        for (i, w) in weights {
             chosen = i;
             if x < w {
                 break;
