@@ -44,7 +44,7 @@ impl ThreadData {
         let mut lmr = Box::new([[0u8; 64]; 64]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.5 + (d as f64).ln() * (m as f64).ln() / 3.0) as u8;
+                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.4) as u8;
             }
         }
         ThreadData {
