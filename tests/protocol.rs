@@ -473,22 +473,19 @@ fn every_thread_count_from_one_to_eight_plays_legal_moves_on_time() {
         e.sync();
         e.send("go depth 6");
         assert_legal_bestmove(e.until(|l| l.starts_with("bestmove")).last().unwrap(), &pos);
-        let t = Instant::now();
-        e.send("go movetime 150");
-        assert_legal_bestmove(e.until(|l| l.starts_with("bestmove")).last().unwrap(), &pos);
-        assert!(
-            t.elapsed() < Duration::from_secs(3),
-            "Threads {threads}: movetime 150 took {:?}",
-            t.elapsed()
-        );
-        let t = Instant::now();
-        e.send("go wtime 300 btime 300 winc 0 binc 0");
-        assert_legal_bestmove(e.until(|l| l.starts_with("bestmove")).last().unwrap(), &pos);
-        assert!(
-            t.elapsed() < Duration::from_secs(3),
-            "Threads {threads}: a 300 ms clock took {:?}",
-            t.elapsed()
-        );
+        for (go, what) in [
+            ("go movetime 150", "movetime 150"),
+            ("go wtime 300 btime 300 winc 0 binc 0", "a 300 ms clock"),
+        ] {
+            let t = Instant::now();
+            e.send(go);
+            assert_legal_bestmove(e.until(|l| l.starts_with("bestmove")).last().unwrap(), &pos);
+            assert!(
+                t.elapsed() < Duration::from_secs(3),
+                "Threads {threads}: {what} took {:?}",
+                t.elapsed()
+            );
+        }
     }
 }
 
