@@ -63,6 +63,11 @@ fn self_check(pos: &mut Position, depth: u32) {
     let reparsed = Position::from_fen(&fen).unwrap();
     assert_eq!(reparsed.fen(), fen);
     assert_eq!(reparsed.key(), pos.key());
+    assert_eq!(
+        reparsed.checkers(),
+        pos.checkers(),
+        "incremental checkers differ at {fen}"
+    );
     let moves = pos.legal_moves();
     assert_eq!(moves.len(), pos.count_legal(), "bulk count at {fen}");
     let mut caps = MoveList::new();

@@ -127,7 +127,7 @@ impl Position {
         };
         let rule60 = counter(4, "halfmove clock (field 5)", 0)?;
         let fullmove = counter(5, "move number (field 6)", 1)?;
-        pos.set_counters(rule60.min(u16::MAX as u32) as u16, fullmove);
+        pos.finish_setup(rule60.min(u16::MAX as u32) as u16, fullmove);
         pos.validate()?;
         Ok(pos)
     }

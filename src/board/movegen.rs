@@ -187,7 +187,7 @@ impl Position {
             (zone, zone & line, horse, pawn)
         });
         let ksq = self.king_square(us);
-        let in_check = self.king_attackers(ksq, !us, self.occupied()).any();
+        let in_check = self.in_check();
         let (blockers, screens) = if in_check {
             (own, Bitboard::EMPTY) // every move is tested
         } else {

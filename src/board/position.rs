@@ -17,6 +17,8 @@ pub struct StateInfo {
     pub captured: Option<Piece>,
     /// The 60-move counter before the move.
     pub rule60: u16,
+    /// The pieces that gave check before the move.
+    pub checkers: Bitboard,
 }
 
 #[derive(Clone)]
@@ -29,6 +31,9 @@ pub struct Position {
     key: u64,
     rule60: u16,
     fullmove: u32,
+    /// The enemy pieces attacking the king of the side to move, kept up to date by every
+    /// move so that the many `in_check` questions of one node cost nothing.
+    checkers: Bitboard,
     history: Vec<StateInfo>,
 }
 
@@ -65,6 +70,7 @@ impl Position {
             key: 0,
             rule60: 0,
             fullmove: 1,
+            checkers: Bitboard::EMPTY,
             history: Vec::with_capacity(HISTORY_RESERVE),
         }
     }
@@ -89,9 +95,11 @@ impl Position {
         self.side = side;
     }
 
-    pub(super) fn set_counters(&mut self, rule60: u16, fullmove: u32) {
+    /// Sets the counters and completes a position being set up (its last step).
+    pub(super) fn finish_setup(&mut self, rule60: u16, fullmove: u32) {
         self.rule60 = rule60;
         self.fullmove = fullmove.max(1);
+        self.checkers = self.compute_checkers();
     }
 
     // ---- queries -------------------------------------------------------------------
@@ -179,13 +187,17 @@ impl Position {
     /// The pieces giving check to the side to move.
     #[inline(always)]
     pub fn checkers(&self) -> Bitboard {
+        self.checkers
+    }
+
+    fn compute_checkers(&self) -> Bitboard {
         let us = self.side;
         self.king_attackers(self.king_square(us), !us, self.occupied)
     }
 
     #[inline(always)]
     pub fn in_check(&self) -> bool {
-        self.checkers().any()
+        self.checkers.any()
     }
 
     /// Whether the king of `color` could be captured (used to validate positions).
@@ -214,6 +226,7 @@ impl Position {
             mv: Some(mv),
             captured,
             rule60: self.rule60,
+            checkers: self.checkers,
         });
         let Some(piece) = self.board[from.index()] else {
             debug_assert!(false, "make_move {mv} from an empty point");
@@ -238,6 +251,7 @@ impl Position {
             self.fullmove += 1;
         }
         self.side = !self.side;
+        self.checkers = self.compute_checkers();
     }
 
     /// Takes back the last `make_move`.
@@ -266,6 +280,7 @@ impl Position {
         self.occupied = self.colors[0] | self.colors[1];
         self.key = st.key;
         self.rule60 = st.rule60;
+        self.checkers = st.checkers;
     }
 
     /// Passes the turn (for null-move pruning); never when in check.
@@ -275,10 +290,12 @@ impl Position {
             mv: None,
             captured: None,
             rule60: self.rule60,
+            checkers: self.checkers,
         });
         self.key ^= zobrist::side();
         self.rule60 = self.rule60.saturating_add(1);
         self.side = !self.side;
+        self.checkers = self.compute_checkers();
     }
 
     pub fn unmake_null(&mut self) {
@@ -286,6 +303,7 @@ impl Position {
             self.side = !self.side;
             self.key = st.key;
             self.rule60 = st.rule60;
+            self.checkers = st.checkers;
         }
     }
 
@@ -351,7 +369,7 @@ impl Position {
             }
         }
         p.set_side(!self.side);
-        p.set_counters(self.rule60, self.fullmove);
+        p.finish_setup(self.rule60, self.fullmove);
         p
     }
 
@@ -364,7 +382,7 @@ impl Position {
             }
         }
         p.set_side(self.side);
-        p.set_counters(self.rule60, self.fullmove);
+        p.finish_setup(self.rule60, self.fullmove);
         p
     }
 
@@ -378,6 +396,7 @@ impl Position {
             && self.key == other.key
             && self.rule60 == other.rule60
             && self.fullmove == other.fullmove
+            && self.checkers == other.checkers
     }
 
     /// A text drawing of the board, rank 9 at the top.
