@@ -106,17 +106,53 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
 }
 
 /// Whether the static exchange value of `mv` is at least `threshold`: the same answer as
-/// `see(pos, mv) >= threshold`, without the exchange when the bounds decide it (the side
-/// making the move can always stop, and so can the other: the value lies between the
-/// captured piece less the mover and the captured piece).
+/// `see(pos, mv) >= threshold`, found by following the exchange only until it is decided.
+///
+/// `swap` is what the side that just captured stands to lose measured against the
+/// threshold; `res` says whether the exchange so far meets the threshold. Each capture in
+/// turn flips `res`, and the exchange stops as soon as the side to capture could not win
+/// back the difference even if its capturer were never taken.
 #[inline]
 pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
-    let captured = captured_value(pos, mv);
-    if captured < threshold {
+    let (from, to) = (mv.from(), mv.to());
+    let Some(mover) = pos.piece_at(from) else {
+        return threshold <= 0;
+    };
+    let mut swap = captured_value(pos, mv) - threshold;
+    if swap < 0 {
         return false;
     }
-    let mover = pos.piece_at(mv.from()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
-    captured - mover >= threshold || see(pos, mv) >= threshold
+    swap = SEE_VALUE[mover.kind().index()] - swap;
+    if swap <= 0 {
+        return true;
+    }
+    let mut occ = pos.occupied();
+    occ.clear(from);
+    let mut on_square = mover.kind();
+    let mut side = !mover.color();
+    let mut res = true;
+    'exchange: loop {
+        // A king that has just captured facing the other king on an open file is taken by
+        // the flying general, and nothing can follow.
+        if on_square == PieceKind::King && kings_face(pos, to, side, occ) {
+            return !res;
+        }
+        for kind in LVA_ORDER {
+            if let Some(s) = attackers_of_kind(pos, to, side, kind, occ).first() {
+                res = !res;
+                swap = SEE_VALUE[kind.index()] - swap;
+                if swap < res as i32 {
+                    break 'exchange;
+                }
+                occ.clear(s);
+                on_square = kind;
+                side = !side;
+                continue 'exchange;
+            }
+        }
+        break;
+    }
+    res
 }
 
 #[cfg(test)]
@@ -148,17 +184,29 @@ mod tests {
             "3akab2/9/9/9/9/9/5R3/5A3/9/5K3 w - - 0 1",
         ];
         let mut tried = 0;
+        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
         for fen in fens {
-            let pos = Position::from_fen(fen).expect("test FEN");
-            for mv in pos.legal_moves().iter() {
-                let v = see(&pos, mv);
-                for t in (-1200..=1200).step_by(40) {
-                    assert_eq!(see_ge(&pos, mv, t), v >= t, "{mv} {t} at {fen}");
-                    tried += 1;
+            // Each position, then the positions of a random game from it.
+            let mut pos = Position::from_fen(fen).expect("test FEN");
+            for _ in 0..80 {
+                let moves = pos.legal_moves();
+                for mv in moves.iter() {
+                    let v = see(&pos, mv);
+                    for t in (-1200..=1200).step_by(40).chain([v - 1, v, v + 1]) {
+                        assert_eq!(see_ge(&pos, mv, t), v >= t, "{mv} {t} at {}", pos.fen());
+                        tried += 1;
+                    }
                 }
+                if moves.is_empty() {
+                    break;
+                }
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                pos.make_move(moves.get((rng % moves.len() as u64) as usize));
             }
         }
-        assert!(tried > 5000);
+        assert!(tried > 500_000, "{tried}");
     }
 
     #[test]
