@@ -435,6 +435,7 @@ pub fn home_squares(color: Color, kind: crate::core::PieceKind) -> Bitboard {
         Color::Red => Bitboard(red),
         Color::Black => Bitboard(
             Bitboard(red)
+                .into_iter()
                 .map(|s| 1u128 << s.flip_rank().index())
                 .fold(0, |a, b| a | b),
         ),

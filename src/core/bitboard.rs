@@ -64,28 +64,49 @@ impl Bitboard {
     }
 }
 
-impl Iterator for Bitboard {
+/// The points of a bitboard, lowest first: the two 64-bit halves are walked one after the
+/// other, so each step works on one machine word.
+#[derive(Clone, Copy, Debug)]
+pub struct Squares {
+    lo: u64,
+    hi: u64,
+}
+
+impl Iterator for Squares {
     type Item = Square;
 
     #[inline(always)]
     fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
-            return None;
-        }
-        // Split the u128 so the hot path works on one 64-bit word.
-        let lo = self.0 as u64;
-        let index = if lo != 0 {
-            lo.trailing_zeros()
+        let index = if self.lo != 0 {
+            let i = self.lo.trailing_zeros();
+            self.lo &= self.lo - 1;
+            i
+        } else if self.hi != 0 {
+            let i = self.hi.trailing_zeros();
+            self.hi &= self.hi - 1;
+            64 + i
         } else {
-            64 + ((self.0 >> 64) as u64).trailing_zeros()
+            return None;
         };
-        self.0 &= self.0 - 1;
         Some(Square::from_index_unchecked(index as usize))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.count() as usize;
+        let n = (self.lo.count_ones() + self.hi.count_ones()) as usize;
         (n, Some(n))
+    }
+}
+
+impl IntoIterator for Bitboard {
+    type Item = Square;
+    type IntoIter = Squares;
+
+    #[inline(always)]
+    fn into_iter(self) -> Squares {
+        Squares {
+            lo: self.0 as u64,
+            hi: (self.0 >> 64) as u64,
+        }
     }
 }
 

@@ -92,7 +92,11 @@ fn straight(kind: PieceKind) -> bool {
 
 /// The pieces of `color` and `kind` on `file`, the most advanced first.
 fn on_file(pos: &Position, color: Color, kind: PieceKind, file: u8) -> Vec<Square> {
-    let mut v: Vec<Square> = pos.pieces(color, kind).filter(|s| s.file() == file).collect();
+    let mut v: Vec<Square> = pos
+        .pieces(color, kind)
+        .into_iter()
+        .filter(|s| s.file() == file)
+        .collect();
     v.sort_by_key(|s| match color {
         Color::Red => 9 - s.rank(),
         Color::Black => s.rank(),
