@@ -42,11 +42,11 @@ fn attackers_of_kind(pos: &Position, sq: Square, color: Color, kind: PieceKind, 
         PieceKind::Cannon => attacks::cannon_captures(sq, occ) & pieces,
         PieceKind::Horse => attacks::horse_attackers(sq, occ) & pieces,
         PieceKind::Pawn => attacks::pawn_attackers(color, sq) & pieces,
-        // Palace and elephant steps are short and few pieces: test each one's own targets,
-        // which keeps the palace and river limits exact.
-        PieceKind::King => filter(pieces, |s| attacks::king(s).has(sq)),
-        PieceKind::Advisor => filter(pieces, |s| attacks::advisor(s).has(sq)),
-        PieceKind::Elephant => filter(pieces, |s| attacks::elephant(s, occ).has(sq)),
+        // Palace and elephant steps go both ways (the same palace or the same side of the
+        // river, the same eye), so the steps from `sq` are the points they come from.
+        PieceKind::King => attacks::king(sq) & pieces,
+        PieceKind::Advisor => attacks::advisor(sq) & pieces,
+        PieceKind::Elephant => attacks::elephant(sq, occ) & pieces,
     }
 }
 
@@ -55,16 +55,6 @@ fn attackers_of_kind(pos: &Position, sq: Square, color: Color, kind: PieceKind, 
 /// file can join them).
 fn kings_face(pos: &Position, sq: Square, color: Color, occ: Bitboard) -> bool {
     (attacks::rook(sq, occ) & pos.pieces(color, PieceKind::King) & occ).any()
-}
-
-fn filter(bb: Bitboard, f: impl Fn(Square) -> bool) -> Bitboard {
-    let mut out = Bitboard::EMPTY;
-    for s in bb {
-        if f(s) {
-            out.set(s);
-        }
-    }
-    out
 }
 
 /// The static exchange value of `mv` for the side making it.
@@ -207,6 +197,54 @@ mod tests {
             }
         }
         assert!(tried > 500_000, "{tried}");
+    }
+
+    #[test]
+    fn attackers_are_the_pieces_that_reach_the_point() {
+        // The elephant c0 reaches e2 only while its eye d1 is empty.
+        let open = Position::from_fen("3k5/9/9/9/9/9/9/4n4/9/2B1K4 w - - 0 1").expect("test FEN");
+        let shut = Position::from_fen("3k5/9/9/9/9/9/9/4n4/3p5/2B1K4 w - - 0 1").expect("test FEN");
+        let e2 = Square::new(4, 2);
+        for (p, n) in [(open, 1), (shut, 0)] {
+            let found = attackers_of_kind(&p, e2, Color::Red, PieceKind::Elephant, p.occupied());
+            assert_eq!(found.count(), n, "{}", p.fen());
+        }
+        let mut pos = Position::startpos();
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..200 {
+            for sq in (0..90).map(Square::from_index_unchecked) {
+                for color in [Color::Red, Color::Black] {
+                    // The points of enemy pieces, where every kind moves as it captures.
+                    if !pos.piece_at(sq).is_some_and(|p| p.color() != color) {
+                        continue;
+                    }
+                    for kind in LVA_ORDER {
+                        let reach = pos
+                            .pieces(color, kind)
+                            .into_iter()
+                            .filter(|&s| pos.piece_targets(s).has(sq));
+                        let found: Vec<Square> = attackers_of_kind(&pos, sq, color, kind, pos.occupied())
+                            .into_iter()
+                            .collect();
+                        assert_eq!(
+                            found,
+                            reach.collect::<Vec<_>>(),
+                            "{kind:?} of {color:?} to {sq} at {}",
+                            pos.fen()
+                        );
+                    }
+                }
+            }
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                pos = Position::startpos();
+                continue;
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            pos.make_move(moves.get((rng % moves.len() as u64) as usize));
+        }
     }
 
     #[test]
