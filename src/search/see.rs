@@ -164,6 +164,23 @@ mod tests {
         assert_eq!(see_of("3akab2/9/9/9/9/9/5R3/5A3/9/5K3 w - - 0 1", "f3f9"), 200 - 900);
     }
 
+    /// Calls `visit` on `start` and on each position of a random game from it, `plies` long
+    /// (or until a side has no move).
+    fn random_walk(start: Position, plies: usize, mut seed: u64, mut visit: impl FnMut(&Position)) {
+        let mut pos = start;
+        for _ in 0..plies {
+            visit(&pos);
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            pos.make_move(moves.get((seed % moves.len() as u64) as usize));
+        }
+    }
+
     #[test]
     fn see_ge_agrees_with_see() {
         let fens = [
@@ -174,27 +191,18 @@ mod tests {
             "3akab2/9/9/9/9/9/5R3/5A3/9/5K3 w - - 0 1",
         ];
         let mut tried = 0;
-        let mut rng = 0x9e37_79b9_7f4a_7c15u64;
-        for fen in fens {
+        for (i, fen) in fens.into_iter().enumerate() {
             // Each position, then the positions of a random game from it.
-            let mut pos = Position::from_fen(fen).expect("test FEN");
-            for _ in 0..80 {
-                let moves = pos.legal_moves();
-                for mv in moves.iter() {
-                    let v = see(&pos, mv);
+            let start = Position::from_fen(fen).expect("test FEN");
+            random_walk(start, 80, 0x9e37_79b9_7f4a_7c15 + i as u64, |pos| {
+                for mv in pos.legal_moves().iter() {
+                    let v = see(pos, mv);
                     for t in (-1200..=1200).step_by(40).chain([v - 1, v, v + 1]) {
-                        assert_eq!(see_ge(&pos, mv, t), v >= t, "{mv} {t} at {}", pos.fen());
+                        assert_eq!(see_ge(pos, mv, t), v >= t, "{mv} {t} at {}", pos.fen());
                         tried += 1;
                     }
                 }
-                if moves.is_empty() {
-                    break;
-                }
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                pos.make_move(moves.get((rng % moves.len() as u64) as usize));
-            }
+            });
         }
         assert!(tried > 500_000, "{tried}");
     }
@@ -209,9 +217,7 @@ mod tests {
             let found = attackers_of_kind(&p, e2, Color::Red, PieceKind::Elephant, p.occupied());
             assert_eq!(found.count(), n, "{}", p.fen());
         }
-        let mut pos = Position::startpos();
-        let mut rng = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..200 {
+        random_walk(Position::startpos(), 200, 0x2545_f491_4f6c_dd1d, |pos| {
             for sq in (0..90).map(Square::from_index_unchecked) {
                 for color in [Color::Red, Color::Black] {
                     // The points of enemy pieces, where every kind moves as it captures.
@@ -223,7 +229,7 @@ mod tests {
                             .pieces(color, kind)
                             .into_iter()
                             .filter(|&s| pos.piece_targets(s).has(sq));
-                        let found: Vec<Square> = attackers_of_kind(&pos, sq, color, kind, pos.occupied())
+                        let found: Vec<Square> = attackers_of_kind(pos, sq, color, kind, pos.occupied())
                             .into_iter()
                             .collect();
                         assert_eq!(
@@ -235,16 +241,7 @@ mod tests {
                     }
                 }
             }
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                pos = Position::startpos();
-                continue;
-            }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            pos.make_move(moves.get((rng % moves.len() as u64) as usize));
-        }
+        });
     }
 
     #[test]
