@@ -57,6 +57,14 @@ fn kings_face(pos: &Position, sq: Square, color: Color, occ: Bitboard) -> bool {
     (attacks::rook(sq, occ) & pos.pieces(color, PieceKind::King) & occ).any()
 }
 
+/// The least valuable piece of `side` that can capture on `to` with occupancy `occ`.
+#[inline(always)]
+fn least_valuable_attacker(pos: &Position, to: Square, side: Color, occ: Bitboard) -> Option<(PieceKind, Square)> {
+    LVA_ORDER
+        .into_iter()
+        .find_map(|kind| attackers_of_kind(pos, to, side, kind, occ).first().map(|s| (kind, s)))
+}
+
 /// The static exchange value of `mv` for the side making it.
 pub fn see(pos: &Position, mv: Move) -> i32 {
     let (from, to) = (mv.from(), mv.to());
@@ -68,7 +76,7 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
     let mut on_square = mover.kind();
     let mut side = !mover.color();
     let mut d = 0;
-    'exchange: while d + 1 < gain.len() {
+    while d + 1 < gain.len() {
         // A king that has just captured may stand facing the other king on an open file:
         // the flying general takes it, so a king recapture into that file backs out below.
         if on_square == PieceKind::King && kings_face(pos, to, side, occ) {
@@ -76,17 +84,14 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
             gain[d] = SEE_VALUE[PieceKind::King.index()] - gain[d - 1];
             break;
         }
-        for kind in LVA_ORDER {
-            if let Some(s) = attackers_of_kind(pos, to, side, kind, occ).first() {
-                d += 1;
-                gain[d] = SEE_VALUE[on_square.index()] - gain[d - 1];
-                on_square = kind;
-                occ.clear(s);
-                side = !side;
-                continue 'exchange;
-            }
-        }
-        break;
+        let Some((kind, s)) = least_valuable_attacker(pos, to, side, occ) else {
+            break;
+        };
+        d += 1;
+        gain[d] = SEE_VALUE[on_square.index()] - gain[d - 1];
+        on_square = kind;
+        occ.clear(s);
+        side = !side;
     }
     while d > 0 {
         gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
@@ -121,28 +126,24 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
     let mut on_square = mover.kind();
     let mut side = !mover.color();
     let mut res = true;
-    'exchange: loop {
+    loop {
         // A king that has just captured facing the other king on an open file is taken by
         // the flying general, and nothing can follow.
         if on_square == PieceKind::King && kings_face(pos, to, side, occ) {
             return !res;
         }
-        for kind in LVA_ORDER {
-            if let Some(s) = attackers_of_kind(pos, to, side, kind, occ).first() {
-                res = !res;
-                swap = SEE_VALUE[kind.index()] - swap;
-                if swap < res as i32 {
-                    break 'exchange;
-                }
-                occ.clear(s);
-                on_square = kind;
-                side = !side;
-                continue 'exchange;
-            }
+        let Some((kind, s)) = least_valuable_attacker(pos, to, side, occ) else {
+            return res;
+        };
+        res = !res;
+        swap = SEE_VALUE[kind.index()] - swap;
+        if swap < res as i32 {
+            return res;
         }
-        break;
+        occ.clear(s);
+        on_square = kind;
+        side = !side;
     }
-    res
 }
 
 #[cfg(test)]
