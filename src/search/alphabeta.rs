@@ -711,6 +711,8 @@ impl<'a> Worker<'a> {
         let mut searched = 0usize;
         let mut quiets = [None::<Move>; 64];
         let mut nquiets = 0;
+        let mut captures = [None::<Move>; 32];
+        let mut ncaptures = 0;
         let orig_alpha = alpha;
 
         while let Some(mv) = picker.next(&self.pos, &self.td.hist) {
@@ -798,6 +800,9 @@ impl<'a> Worker<'a> {
             if !capture && nquiets < quiets.len() {
                 quiets[nquiets] = Some(mv);
                 nquiets += 1;
+            } else if capture && ncaptures < captures.len() {
+                captures[ncaptures] = Some(mv);
+                ncaptures += 1;
             }
         }
 
@@ -806,9 +811,15 @@ impl<'a> Worker<'a> {
             return -MATE + ply as i32;
         }
 
-        if let Some(bm) = best_move {
-            if best >= beta && !self.pos.is_capture(bm) {
-                let bonus = (depth * depth * 16).min(1600);
+        if let (Some(bm), true) = (best_move, best >= beta) {
+            let bonus = (depth * depth * 16).min(1600);
+            // The captures tried before the best move failed to refute: punished.
+            for &c in captures[..ncaptures].iter().flatten() {
+                self.td.hist.update_capture(&self.pos, c, -bonus);
+            }
+            if self.pos.is_capture(bm) {
+                self.td.hist.update_capture(&self.pos, bm, bonus);
+            } else {
                 let f = &mut self.td.stack[ply];
                 if f.killers[0] != Some(bm) {
                     f.killers[1] = f.killers[0];

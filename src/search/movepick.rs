@@ -1,7 +1,7 @@
 //! Move ordering: a staged picker that hands out the hash move first, then captures that
-//! win material, the killer moves, the countermove, the other quiet moves by history, and
-//! the losing captures last. Generating moves in stages saves work when an early move
-//! already refutes the position.
+//! win material (by victim, then capture history), the killer moves, the countermove, the
+//! other quiet moves by history, and the losing captures last. Generating moves in stages
+//! saves work when an early move already refutes the position.
 
 use super::see::{captured_value, see_ge, SEE_VALUE};
 use crate::board::{GenKind, Position};
@@ -27,7 +27,7 @@ pub fn piece_to(piece: Piece, mv: Move) -> PieceTo {
 /// move or at the root).
 pub type Continuation = [Option<PieceTo>; 2];
 
-/// What the search learns about quiet moves, kept across the searches of one game.
+/// What the search learns about moves, kept across the searches of one game.
 pub struct Histories {
     /// Butterfly history by side, from-point and to-point.
     pub main: [[[i16; 90]; 90]; 2],
@@ -37,6 +37,8 @@ pub struct Histories {
     /// move (piece and to-point), `PIECE_TO × PIECE_TO` entries. One table serves both the
     /// previous move and the one before it, since both describe a follow-up plan.
     cont: Box<[i16]>,
+    /// Capture history: how well a capture (piece and to-point) of a kind of piece did.
+    capture: [[i16; 7]; PIECE_TO],
 }
 
 /// `h += bonus - h * |bonus| / MAX`: moves an entry toward `bonus`'s sign, the more slowly
@@ -55,6 +57,7 @@ impl Histories {
             main: [[[0; 90]; 90]; 2],
             counter: [[None; 90]; Piece::COUNT],
             cont: vec![0; PIECE_TO * PIECE_TO].into_boxed_slice(),
+            capture: [[0; 7]; PIECE_TO],
         })
     }
 
@@ -63,6 +66,24 @@ impl Histories {
         self.main = [[[0; 90]; 90]; 2];
         self.counter = [[None; 90]; Piece::COUNT];
         self.cont.fill(0);
+        self.capture = [[0; 7]; PIECE_TO];
+    }
+
+    /// Rewards or punishes the capture `mv` of the position to move (before it is made).
+    #[inline]
+    pub fn update_capture(&mut self, pos: &Position, mv: Move, bonus: i32) {
+        if let (Some(p), Some(v)) = (pos.piece_at(mv.from()), pos.piece_at(mv.to())) {
+            gravity(&mut self.capture[piece_to(p, mv)][v.kind().index()], bonus);
+        }
+    }
+
+    /// The capture-history score of the capture `mv` of the position to move.
+    #[inline]
+    fn capture_score(&self, pos: &Position, mv: Move) -> i32 {
+        match (pos.piece_at(mv.from()), pos.piece_at(mv.to())) {
+            (Some(p), Some(v)) => self.capture[piece_to(p, mv)][v.kind().index()] as i32,
+            _ => 0,
+        }
     }
 
     /// Rewards (`bonus > 0`) or punishes a quiet move `mv` by `piece` in the context `ctx`.
@@ -207,9 +228,8 @@ impl MovePicker {
                     pos.generate(GenKind::Captures, &mut self.list);
                     for i in 0..self.list.len() {
                         let m = self.list.get(i);
-                        // MVV-LVA: the victim's value dominates, the cheaper attacker first.
-                        let attacker = pos.piece_at(m.from()).map_or(0, |p| SEE_VALUE[p.kind().index()]);
-                        self.scores[i] = captured_value(pos, m) * 16 - attacker / 16;
+                        // The victim's value dominates, then how such captures did before.
+                        self.scores[i] = captured_value(pos, m) * 16 + hist.capture_score(pos, m) / 4;
                     }
                     self.cur = 0;
                     self.stage = if self.stage == Stage::GenCaptures {
@@ -345,5 +365,33 @@ impl MovePicker {
         self.scores.swap(self.cur, best);
         self.cur += 1;
         Some(self.list.get(self.cur - 1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The captures of a quiescence picker, in the order it hands them out.
+    fn captures_in_order(pos: &Position, hist: &Histories) -> Vec<Move> {
+        let mut picker = MovePicker::new_qsearch(pos, None);
+        std::iter::from_fn(|| picker.next(pos, hist)).collect()
+    }
+
+    #[test]
+    fn capture_history_orders_captures_of_equal_victims() {
+        // Either rook takes an unguarded pawn: the victims are worth the same.
+        let pos = Position::from_fen("3k5/9/9/p7p/9/9/9/9/9/R3K3R w - - 0 1").expect("valid FEN");
+        let mut hist = Histories::boxed();
+        let before = captures_in_order(&pos, &hist);
+        assert_eq!(before.len(), 2, "{before:?}");
+        hist.update_capture(&pos, before[1], 4000);
+        assert_eq!(captures_in_order(&pos, &hist), vec![before[1], before[0]]);
+        // Punished below the other, it goes back behind it.
+        hist.update_capture(&pos, before[1], -16_000);
+        hist.update_capture(&pos, before[0], 2000);
+        assert_eq!(captures_in_order(&pos, &hist), before);
+        hist.clear();
+        assert_eq!(hist.capture_score(&pos, before[1]), 0);
     }
 }
