@@ -69,21 +69,26 @@ impl Histories {
         self.capture = [[0; 7]; PIECE_TO];
     }
 
+    /// The capture-history indices of the capture `mv` of the position to move: the mover's
+    /// `PieceTo` and the kind it takes (`None` if `mv` captures nothing).
+    #[inline]
+    fn capture_index(pos: &Position, mv: Move) -> Option<(PieceTo, usize)> {
+        let (p, v) = (pos.piece_at(mv.from())?, pos.piece_at(mv.to())?);
+        Some((piece_to(p, mv), v.kind().index()))
+    }
+
     /// Rewards or punishes the capture `mv` of the position to move (before it is made).
     #[inline]
     pub fn update_capture(&mut self, pos: &Position, mv: Move, bonus: i32) {
-        if let (Some(p), Some(v)) = (pos.piece_at(mv.from()), pos.piece_at(mv.to())) {
-            gravity(&mut self.capture[piece_to(p, mv)][v.kind().index()], bonus);
+        if let Some((pt, v)) = Self::capture_index(pos, mv) {
+            gravity(&mut self.capture[pt][v], bonus);
         }
     }
 
     /// The capture-history score of the capture `mv` of the position to move.
     #[inline]
     fn capture_score(&self, pos: &Position, mv: Move) -> i32 {
-        match (pos.piece_at(mv.from()), pos.piece_at(mv.to())) {
-            (Some(p), Some(v)) => self.capture[piece_to(p, mv)][v.kind().index()] as i32,
-            _ => 0,
-        }
+        Self::capture_index(pos, mv).map_or(0, |(pt, v)| self.capture[pt][v] as i32)
     }
 
     /// Rewards (`bonus > 0`) or punishes a quiet move `mv` by `piece` in the context `ctx`.
