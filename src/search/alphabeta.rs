@@ -91,6 +91,8 @@ pub(super) struct RootMove {
     pub(super) prev_score: i32,
     pub(super) seldepth: usize,
     pub(super) pv: Vec<Move>,
+    /// Nodes this thread spent below the move in the whole search.
+    pub(super) nodes: u64,
 }
 
 /// The final answer of a thread.
@@ -151,6 +153,7 @@ impl<'a> Worker<'a> {
                 prev_score: -INFINITY,
                 seldepth: 0,
                 pv: Vec::with_capacity(MAX_PLY),
+                nodes: 0,
             })
             .collect();
         let pondering = sh.control.pondering.load(Ordering::Relaxed);
@@ -344,6 +347,9 @@ impl<'a> Worker<'a> {
                 if depth > 4 && score < prev_score - 30 {
                     scale *= 1.3;
                 }
+                // Less when one move has taken most of the effort, more when it has not.
+                let effort = self.root_moves[0].nodes as f64 / self.nodes.max(1) as f64;
+                scale *= (1.75 - effort).clamp(0.5, 1.5);
                 // Stop when the next iteration is unlikely to finish inside the soft budget.
                 if self.time_base.elapsed().as_secs_f64() > soft.as_secs_f64() * scale * 0.8 {
                     break;
@@ -430,6 +436,7 @@ impl<'a> Worker<'a> {
             let capture = self.pos.is_capture(mv);
             self.td.stack[0].mv = Some(mv);
             self.td.stack[0].piece = self.pos.piece_at(mv.from());
+            let nodes_before = self.nodes;
             self.make(mv);
             self.count_node();
             let check = self.pos.in_check();
@@ -453,6 +460,7 @@ impl<'a> Worker<'a> {
                 }
             }
             self.unmake();
+            self.root_moves[i].nodes += self.nodes - nodes_before;
             if self.stopped {
                 break;
             }

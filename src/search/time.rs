@@ -15,7 +15,7 @@ pub struct TimePlan {
 }
 
 /// Moves assumed left in the game when the clock does not say.
-const DEFAULT_MOVES_TO_GO: u32 = 32;
+const DEFAULT_MOVES_TO_GO: u32 = 20;
 
 impl TimePlan {
     /// The plan for `limits`. `movetime` gives both limits (less the overhead); a clock gives
