@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Copy, Default)]
 pub(super) struct Frame {
     killers: [Option<Move>; 2],
-    /// Static evaluation (meaningless when in check).
+    /// Static evaluation ([`EVAL_NONE`] when in check).
     eval: i32,
     /// The move made from this ply (None for a null move or none yet).
     mv: Option<Move>,
@@ -44,7 +44,7 @@ impl ThreadData {
         let mut lmr = Box::new([[0u8; 64]; 64]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.4) as u8;
+                *r = (1.0 + (d as f64).ln() * (m as f64).ln() / 2.0) as u8;
             }
         }
         ThreadData {
@@ -124,10 +124,22 @@ pub(super) struct Worker<'a> {
     pondering: bool,
     /// The move of the current iteration whose score is established (it raised alpha).
     established: Option<usize>,
+    /// While a null move's verification search runs: the side that may not pass again, and
+    /// from which ply on it may.
+    nmp_side: usize,
+    nmp_min_ply: usize,
 }
 
 /// Largest and smallest score the static evaluation may return (below decisive scores).
 const EVAL_LIMIT: i32 = DECISIVE_BOUND - 1;
+/// The static evaluation of a position in check, which has none.
+const EVAL_NONE: i32 = -INFINITY;
+
+/// The history bonus (and malus) of a move that refuted (or failed at) a node of `depth`.
+#[inline]
+fn stat_bonus(depth: i32) -> i32 {
+    (600 * depth - 450).clamp(0, 3600)
+}
 
 impl<'a> Worker<'a> {
     pub(super) fn new(
@@ -177,6 +189,8 @@ impl<'a> Worker<'a> {
             time_base: sh.start,
             pondering,
             established: None,
+            nmp_side: 0,
+            nmp_min_ply: 0,
         }
     }
 
@@ -431,6 +445,11 @@ impl<'a> Worker<'a> {
         let mut best = -INFINITY;
         let n = self.root_moves.len();
         self.td.stack[0].killers = [None; 2];
+        self.td.stack[0].eval = if self.pos.in_check() {
+            EVAL_NONE
+        } else {
+            self.static_eval()
+        };
         for i in self.pv_idx..n {
             let mv = self.root_moves[i].mv;
             let capture = self.pos.is_capture(mv);
@@ -559,14 +578,14 @@ impl<'a> Worker<'a> {
         .any()
     }
 
-    /// The continuation-history context of a node: the moves one and two plies back.
+    /// The continuation-history context of a node: the moves one, two and four plies back.
     #[inline]
     fn continuation(&self, ply: usize) -> Continuation {
         let back = |n: usize| {
             let f = self.td.stack[ply.checked_sub(n)?];
             Some(piece_to(f.piece?, f.mv?))
         };
-        [back(1), back(2)]
+        [back(1), back(2), back(4)]
     }
 
     #[inline]
@@ -608,6 +627,14 @@ impl<'a> Worker<'a> {
         let key = self.pos.key();
         let hit = self.sh.tt.probe(key);
         let tt_move = hit.and_then(|h| h.mv).filter(|&m| self.pos.is_legal(m));
+        let tt_capture = tt_move.is_some_and(|m| self.pos.is_capture(m));
+        let side = self.pos.side_to_move().index();
+        let ctx = self.continuation(ply);
+        let prev = if ply > 0 {
+            self.td.stack[ply - 1]
+        } else {
+            Frame::default()
+        };
         if let Some(h) = hit {
             let s = score_from_tt(h.score, ply);
             if !PV
@@ -618,12 +645,20 @@ impl<'a> Worker<'a> {
                     TtBound::Upper => s <= alpha,
                 }
             {
+                // A quiet hash move that refutes again earns its bonus; one that fails low, a malus.
+                if let Some(m) = tt_move.filter(|_| !tt_capture) {
+                    if s >= beta {
+                        self.reward_quiet(ply, m, ctx, prev, stat_bonus(depth));
+                    } else if let Some(p) = self.pos.piece_at(m.from()) {
+                        self.td.hist.update(side, p, m, ctx, -stat_bonus(depth));
+                    }
+                }
                 return s;
             }
         }
 
         let raw_eval = if in_check {
-            0
+            EVAL_NONE
         } else {
             match hit {
                 Some(h) if h.eval.abs() < EVAL_LIMIT && h.eval != 0 => h.eval,
@@ -633,7 +668,6 @@ impl<'a> Worker<'a> {
         let eval = if in_check {
             -INFINITY
         } else {
-            let e = raw_eval;
             // The stored score is a better estimate when its bound points the right way.
             match hit {
                 Some(h) => {
@@ -641,20 +675,29 @@ impl<'a> Worker<'a> {
                     if s.abs() < DECISIVE_BOUND
                         && match h.bound {
                             TtBound::Exact => true,
-                            TtBound::Lower => s > e,
-                            TtBound::Upper => s < e,
+                            TtBound::Lower => s > raw_eval,
+                            TtBound::Upper => s < raw_eval,
                         }
                     {
                         s
                     } else {
-                        e
+                        raw_eval
                     }
                 }
-                None => e,
+                None => raw_eval,
             }
         };
-        self.td.stack[ply].eval = eval;
-        let improving = !in_check && ply >= 2 && eval > self.td.stack[ply - 2].eval;
+        self.td.stack[ply].eval = raw_eval;
+        // Improving: the static evaluation rose since this side's last move (or the one before
+        // it, when that position was in check).
+        let improving = !in_check && {
+            let back = |n: usize| ply.checked_sub(n).map(|p| self.td.stack[p].eval);
+            match (back(2), back(4)) {
+                (Some(e2), _) if e2 != EVAL_NONE => raw_eval > e2,
+                (_, Some(e4)) if e4 != EVAL_NONE => raw_eval > e4,
+                _ => true,
+            }
+        };
         self.td.stack[ply + 1].killers = [None; 2];
 
         if !PV && !in_check {
@@ -670,14 +713,17 @@ impl<'a> Worker<'a> {
                 }
             }
             // Null move, never in check and never for a side with only advisors, elephants
-            // and pawns besides its king (zugzwang is real there).
+            // and pawns besides its king (zugzwang is real there). Deep ones are verified by a
+            // search without null moves for this side.
             if depth >= 3
                 && eval >= beta
+                && raw_eval >= beta - 12 * depth + 60
                 && beta.abs() < DECISIVE_BOUND
-                && self.td.stack[ply - 1].mv.is_some()
+                && prev.mv.is_some()
+                && (ply >= self.nmp_min_ply || side != self.nmp_side)
                 && self.has_big_piece()
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let r = 4 + depth / 3 + ((eval - beta) / 200).min(3);
                 self.td.stack[ply].mv = None;
                 self.td.stack[ply].piece = None;
                 self.make_null();
@@ -688,34 +734,43 @@ impl<'a> Worker<'a> {
                     return 0;
                 }
                 if v >= beta {
-                    return if v >= DECISIVE_BOUND { beta } else { v };
+                    let v = if v >= DECISIVE_BOUND { beta } else { v };
+                    if self.nmp_min_ply > 0 || depth < 14 {
+                        return v;
+                    }
+                    self.nmp_min_ply = ply + 3 * (depth - r).max(0) as usize / 4;
+                    self.nmp_side = side;
+                    let w = self.search::<false>(depth - r, beta - 1, beta, ply, false);
+                    self.nmp_min_ply = 0;
+                    if w >= beta {
+                        return v;
+                    }
                 }
             }
         }
 
-        // Internal iterative reduction: without a hash move this node is probably poorly ordered.
-        let depth = if tt_move.is_none() && depth >= 6 && (PV || cut) {
-            depth - 1
-        } else {
-            depth
-        };
+        // Internal iterative reductions: without a hash move this node is probably poorly ordered.
+        let mut depth = depth;
+        if tt_move.is_none() {
+            if PV {
+                depth -= 2;
+                if depth <= 0 {
+                    return self.qsearch::<PV>(alpha, beta, ply, true);
+                }
+            } else if cut && depth >= 7 {
+                depth -= 1;
+            }
+        }
 
-        let prev = if ply > 0 {
-            self.td.stack[ply - 1]
-        } else {
-            Frame::default()
-        };
         let counter = match (prev.mv, prev.piece) {
             (Some(m), Some(p)) => self.td.hist.counter[p.index()][m.to().index()],
             _ => None,
         };
-        let ctx = self.continuation(ply);
         let killers = self.td.stack[ply].killers;
         let mut picker = MovePicker::new(&self.pos, tt_move, killers, counter, ctx);
-        let side = self.pos.side_to_move().index();
         let mut best = -INFINITY;
         let mut best_move = None;
-        let mut legal = 0;
+        let mut legal = 0usize;
         let mut searched = 0usize;
         let mut quiets = [None::<Move>; 64];
         let mut nquiets = 0;
@@ -726,18 +781,34 @@ impl<'a> Worker<'a> {
         while let Some(mv) = picker.next(&self.pos, &self.td.hist) {
             legal += 1;
             let capture = self.pos.is_capture(mv);
+            let piece = self.pos.piece_at(mv.from());
             let is_killer = killers.contains(&Some(mv)) || Some(mv) == counter;
-            if best > -DECISIVE_BOUND && !in_check && ply > 0 && depth <= 6 {
+            let (main_hist, cont_hist) = match piece {
+                Some(p) if !capture => (self.td.hist.main_score(side, mv), self.td.hist.cont_score(p, mv, ctx)),
+                _ => (0, 0),
+            };
+            let hist_score = 2 * main_hist + cont_hist;
+            let base_r = self.td.lmr[(depth as usize).min(63)][legal.min(63)] as i32;
+            if best > -DECISIVE_BOUND && !in_check && ply > 0 {
+                let lmr_depth = (depth - 1 - base_r).max(0);
                 if !capture {
-                    // Late-move pruning (enough quiet moves tried), futility (even a generous
-                    // gain leaves the quiet moves below alpha) and SEE pruning; never for a
-                    // check: most xiangqi mating attacks are chains of checks that start far
-                    // behind in material. Whether the move checks is asked only here, late.
-                    let late = searched >= (3 + depth * depth) as usize / (2 - improving as usize);
-                    let futile = alpha.abs() < DECISIVE_BOUND && eval + 120 + 100 * depth <= alpha && !is_killer;
-                    if late || futile || !see_ge(&self.pos, mv, -40 * depth * depth) {
+                    // Late-move pruning (enough moves tried), history pruning, futility (even a
+                    // generous gain leaves the quiet moves below alpha) and SEE pruning; never
+                    // for a check: most xiangqi mating attacks are chains of checks that start
+                    // far behind in material. Whether the move checks is asked only here, late.
+                    let late = legal > (3 + depth * depth) as usize / (2 - improving as usize);
+                    let bad_history = lmr_depth < 4 && cont_hist < -600 * (depth - 1);
+                    let futile = lmr_depth < 10
+                        && alpha.abs() < DECISIVE_BOUND
+                        && eval + 100 + 100 * lmr_depth + hist_score / 64 <= alpha
+                        && !is_killer;
+                    if late
+                        || bad_history
+                        || futile
+                        || !see_ge(&self.pos, mv, -20 * lmr_depth * lmr_depth - 30 * lmr_depth)
+                    {
                         if !self.pos.gives_check(mv) {
-                            if late || futile {
+                            if late {
                                 picker.skip_quiets();
                             }
                             continue;
@@ -746,19 +817,20 @@ impl<'a> Worker<'a> {
                             continue;
                         }
                     }
-                } else if !picker.last_was_good_capture() && !see_ge(&self.pos, mv, -120 * depth) {
+                } else if (!picker.last_was_good_capture() && !see_ge(&self.pos, mv, -120 * depth))
+                    || (lmr_depth < 8
+                        && alpha.abs() < DECISIVE_BOUND
+                        && raw_eval + 150 + 150 * lmr_depth + captured_value(&self.pos, mv) <= alpha
+                        && !self.pos.gives_check(mv))
+                {
+                    // A losing capture, or one whose victim cannot lift the score to alpha.
                     continue;
                 }
             }
 
-            let piece = self.pos.piece_at(mv.from());
-            let hist_score = match piece {
-                Some(p) if !capture => self.td.hist.score(side, p, mv, ctx),
-                _ => 0,
-            };
             // A capture the picker handed out as winning has passed SEE already.
             let bad_capture =
-                capture && depth >= 3 && searched > 0 && !picker.last_was_good_capture() && !see_ge(&self.pos, mv, 0);
+                capture && depth >= 2 && searched > 0 && !picker.last_was_good_capture() && !see_ge(&self.pos, mv, 0);
             self.td.stack[ply].mv = Some(mv);
             self.td.stack[ply].piece = piece;
             self.make(mv);
@@ -770,19 +842,33 @@ impl<'a> Worker<'a> {
             let mut v;
             if searched == 0 {
                 v = -self.search::<PV>(new_depth, -beta, -alpha, ply + 1, !PV && !cut);
+            } else if depth >= 2 && (!capture || bad_capture) {
+                let mut r = base_r + (!improving && base_r > 0) as i32;
+                r += 2 * cut as i32 + tt_capture as i32 - PV as i32;
+                r -= gives_check as i32 + is_killer as i32;
+                r -= (hist_score - 2000) / 10000;
+                // A negative reduction may extend by one ply.
+                let d = (new_depth - r).clamp(1, new_depth + 1);
+                v = -self.search::<false>(d, -alpha - 1, -alpha, ply + 1, true);
+                if v > alpha && d < new_depth {
+                    // Deeper when the reduced search beat alpha by a margin, shallower when it
+                    // barely reached the best so far.
+                    let deeper = v > alpha + 60 + 10 * (new_depth - d);
+                    let shallower = v < best + new_depth;
+                    let full = new_depth + deeper as i32 - shallower as i32;
+                    if full > d {
+                        v = -self.search::<false>(full, -alpha - 1, -alpha, ply + 1, !cut);
+                    }
+                    if let (Some(p), false) = (piece, capture) {
+                        let b = if v > alpha { stat_bonus(full) } else { -stat_bonus(full) };
+                        self.td.hist.update_cont(piece_to(p, mv), ctx, b);
+                    }
+                }
+                if PV && v > alpha && v < beta {
+                    v = -self.search::<true>(new_depth, -beta, -alpha, ply + 1, false);
+                }
             } else {
-                let mut r = 0;
-                if depth >= 3 && searched > PV as usize && (!capture || bad_capture) {
-                    r = self.td.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
-                    r += !PV as i32 + cut as i32;
-                    r -= improving as i32 + gives_check as i32 + is_killer as i32;
-                    r -= hist_score / 8000;
-                    r = r.clamp(0, new_depth - 1);
-                }
-                v = -self.search::<false>(new_depth - r, -alpha - 1, -alpha, ply + 1, true);
-                if v > alpha && r > 0 {
-                    v = -self.search::<false>(new_depth, -alpha - 1, -alpha, ply + 1, !cut);
-                }
+                v = -self.search::<false>(new_depth, -alpha - 1, -alpha, ply + 1, !cut);
                 if PV && v > alpha && v < beta {
                     v = -self.search::<true>(new_depth, -beta, -alpha, ply + 1, false);
                 }
@@ -820,7 +906,7 @@ impl<'a> Worker<'a> {
         }
 
         if let (Some(bm), true) = (best_move, best >= beta) {
-            let bonus = (depth * depth * 16).min(1600);
+            let bonus = stat_bonus(depth);
             // The captures tried before the best move failed to refute: punished.
             for &c in captures[..ncaptures].iter().flatten() {
                 self.td.hist.update_capture(&self.pos, c, -bonus);
@@ -828,21 +914,20 @@ impl<'a> Worker<'a> {
             if self.pos.is_capture(bm) {
                 self.td.hist.update_capture(&self.pos, bm, bonus);
             } else {
-                let f = &mut self.td.stack[ply];
-                if f.killers[0] != Some(bm) {
-                    f.killers[1] = f.killers[0];
-                    f.killers[0] = Some(bm);
-                }
-                // The best move is rewarded, the quiet moves tried before it punished.
-                let tried = quiets[..nquiets].iter().flatten().map(|&q| (q, -bonus));
-                for (q, b) in std::iter::once((bm, bonus)).chain(tried) {
+                self.reward_quiet(ply, bm, ctx, prev, bonus);
+                // The quiet moves tried before it are punished.
+                for &q in quiets[..nquiets].iter().flatten() {
                     if let Some(p) = self.pos.piece_at(q.from()) {
-                        self.td.hist.update(side, p, q, ctx, b);
+                        self.td.hist.update(side, p, q, ctx, -bonus);
                     }
                 }
-                if let (Some(m), Some(p)) = (prev.mv, prev.piece) {
-                    self.td.hist.counter[p.index()][m.to().index()] = Some(bm);
-                }
+            }
+        } else if best_move.is_none() && ply > 1 && depth >= 3 {
+            // Every move failed low: the opponent's quiet move that led here was a good one.
+            let prior_capture = self.pos.history().last().is_some_and(|s| s.captured.is_some());
+            if let (Some(m), Some(p), false) = (prev.mv, prev.piece, prior_capture) {
+                let b = stat_bonus(depth) * (1 + (PV || cut) as i32);
+                self.td.hist.update_cont(piece_to(p, m), self.continuation(ply - 1), b);
             }
         }
 
@@ -853,10 +938,30 @@ impl<'a> Worker<'a> {
         } else {
             TtBound::Upper
         };
-        self.sh
-            .tt
-            .store(key, best_move, score_to_tt(best, ply), raw_eval, depth, bound);
+        self.sh.tt.store(
+            key,
+            best_move,
+            score_to_tt(best, ply),
+            if in_check { 0 } else { raw_eval },
+            depth,
+            bound,
+        );
         best
+    }
+
+    /// A quiet move that refuted the node at `ply`: killer, countermove and history bonus.
+    fn reward_quiet(&mut self, ply: usize, mv: Move, ctx: Continuation, prev: Frame, bonus: i32) {
+        let f = &mut self.td.stack[ply];
+        if f.killers[0] != Some(mv) {
+            f.killers[1] = f.killers[0];
+            f.killers[0] = Some(mv);
+        }
+        if let Some(p) = self.pos.piece_at(mv.from()) {
+            self.td.hist.update(self.pos.side_to_move().index(), p, mv, ctx, bonus);
+        }
+        if let (Some(m), Some(p)) = (prev.mv, prev.piece) {
+            self.td.hist.counter[p.index()][m.to().index()] = Some(mv);
+        }
     }
 
     /// Quiescence: captures (every evasion when in check) until the position is quiet.
@@ -911,11 +1016,18 @@ impl<'a> Worker<'a> {
         let mut best_move = None;
         let mut picker = MovePicker::new_qsearch(&self.pos, tt_move);
         let mut legal = 0;
+        let recapture_on = self.pos.history().last().and_then(|s| s.mv).map(|m| m.to());
         while let Some(mv) = picker.next(&self.pos, &self.td.hist) {
             legal += 1;
             if !in_check {
-                // Delta pruning: even winning this piece cannot lift the score to alpha.
-                if stand + captured_value(&self.pos, mv) + 150 <= alpha {
+                // Beyond the first two captures only recaptures and checks are tried; then
+                // delta pruning: even winning this piece cannot lift the score to alpha.
+                let futile = || {
+                    (legal > 2 && Some(mv.to()) != recapture_on)
+                        || stand + captured_value(&self.pos, mv) + 100 <= alpha
+                        || (stand + 100 <= alpha && !see_ge(&self.pos, mv, 1))
+                };
+                if futile() && !self.pos.gives_check(mv) {
                     continue;
                 }
                 if !see_ge(&self.pos, mv, 0) {

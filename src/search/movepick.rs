@@ -23,9 +23,9 @@ pub fn piece_to(piece: Piece, mv: Move) -> PieceTo {
     piece.index() * 90 + mv.to().index()
 }
 
-/// The moves one and two plies back, as continuation-history contexts (`None` after a null
-/// move or at the root).
-pub type Continuation = [Option<PieceTo>; 2];
+/// The moves one, two and four plies back, as continuation-history contexts (`None` after a
+/// null move or before the root).
+pub type Continuation = [Option<PieceTo>; 3];
 
 /// What the search learns about moves, kept across the searches of one game.
 pub struct Histories {
@@ -87,7 +87,7 @@ impl Histories {
 
     /// The capture-history score of the capture `mv` of the position to move.
     #[inline]
-    fn capture_score(&self, pos: &Position, mv: Move) -> i32 {
+    pub fn capture_score(&self, pos: &Position, mv: Move) -> i32 {
         Self::capture_index(pos, mv).map_or(0, |(pt, v)| self.capture[pt][v] as i32)
     }
 
@@ -95,21 +95,37 @@ impl Histories {
     #[inline]
     pub fn update(&mut self, side: usize, piece: Piece, mv: Move, ctx: Continuation, bonus: i32) {
         gravity(&mut self.main[side][mv.from().index()][mv.to().index()], bonus);
-        let cur = piece_to(piece, mv);
+        self.update_cont(piece_to(piece, mv), ctx, bonus);
+    }
+
+    /// Rewards or punishes the move `cur` in the continuation histories of `ctx` alone.
+    #[inline]
+    pub fn update_cont(&mut self, cur: PieceTo, ctx: Continuation, bonus: i32) {
         for prev in ctx.into_iter().flatten() {
             gravity(&mut self.cont[prev * PIECE_TO + cur], bonus);
         }
     }
 
+    /// The butterfly history of a quiet move.
+    #[inline]
+    pub fn main_score(&self, side: usize, mv: Move) -> i32 {
+        self.main[side][mv.from().index()][mv.to().index()] as i32
+    }
+
+    /// The continuation histories of a quiet move by `piece`, summed over the contexts.
+    #[inline]
+    pub fn cont_score(&self, piece: Piece, mv: Move, ctx: Continuation) -> i32 {
+        let cur = piece_to(piece, mv);
+        ctx.into_iter()
+            .flatten()
+            .map(|prev| self.cont[prev * PIECE_TO + cur] as i32)
+            .sum()
+    }
+
     /// The ordering score of a quiet move: butterfly plus continuation histories.
     #[inline]
     pub fn score(&self, side: usize, piece: Piece, mv: Move, ctx: Continuation) -> i32 {
-        let cur = piece_to(piece, mv);
-        let mut s = self.main[side][mv.from().index()][mv.to().index()] as i32;
-        for prev in ctx.into_iter().flatten() {
-            s += self.cont[prev * PIECE_TO + cur] as i32;
-        }
-        s
+        self.main_score(side, mv) + self.cont_score(piece, mv, ctx)
     }
 
     /// `score` for a move of the position to move (its piece looked up on the board).
@@ -193,7 +209,7 @@ impl MovePicker {
     pub fn new_qsearch(pos: &Position, tt_move: Option<Move>) -> MovePicker {
         let in_check = pos.in_check();
         let tt_move = tt_move.filter(|&m| in_check || pos.is_capture(m));
-        let mut p = MovePicker::new(pos, tt_move, [None; 2], None, [None; 2]);
+        let mut p = MovePicker::new(pos, tt_move, [None; 2], None, [None; 3]);
         p.qs = true;
         if !in_check && tt_move.is_none() {
             p.stage = Stage::QsGenCaptures;
