@@ -1,6 +1,7 @@
 //! The searching thread: iterative deepening with aspiration windows over a principal
 //! variation search (PVS) with quiescence, pruning, reductions and the game rules in the tree.
 
+use super::correction::{Correction, CorrectionKeys};
 use super::movepick::{piece_to, Continuation, Histories, MovePicker};
 use super::see::{captured_value, see_ge};
 use super::time::TimePlan;
@@ -31,6 +32,7 @@ pub(super) struct Frame {
 /// allocated once so that the search itself never allocates.
 pub(super) struct ThreadData {
     pub(super) hist: Box<Histories>,
+    corr: Correction,
     stack: Vec<Frame>,
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: Vec<usize>,
@@ -49,6 +51,7 @@ impl ThreadData {
         }
         ThreadData {
             hist: Histories::boxed(),
+            corr: Correction::new(),
             stack: vec![Frame::default(); MAX_PLY + 4],
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: vec![0; MAX_PLY + 2],
@@ -60,6 +63,7 @@ impl ThreadData {
     /// Forgets what previous searches learned.
     pub(super) fn clear(&mut self) {
         self.hist.clear();
+        self.corr.clear();
         self.stack.iter_mut().for_each(|f| *f = Frame::default());
     }
 }
@@ -448,7 +452,8 @@ impl<'a> Worker<'a> {
         self.td.stack[0].eval = if self.pos.in_check() {
             EVAL_NONE
         } else {
-            self.static_eval()
+            let e = self.static_eval();
+            self.corrected(e, CorrectionKeys::of(&self.pos))
         };
         for i in self.pv_idx..n {
             let mv = self.root_moves[i].mv;
@@ -543,6 +548,13 @@ impl<'a> Worker<'a> {
 
     fn static_eval(&mut self) -> i32 {
         self.td.eval.evaluate(&self.pos).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    /// `eval` corrected by the correction history of positions with `keys`.
+    #[inline]
+    fn corrected(&self, eval: i32, keys: CorrectionKeys) -> i32 {
+        let side = self.pos.side_to_move().index();
+        (eval + self.td.corr.value(side, keys)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
     /// Makes `mv`, recording it for the evaluation's accumulators.
@@ -657,13 +669,18 @@ impl<'a> Worker<'a> {
             }
         }
 
+        // The static evaluation (kept in the table as it came), corrected by what searches of
+        // similar positions found.
+        let corr_keys = CorrectionKeys::of(&self.pos).after(ctx[0]);
+        let unc_eval = match hit {
+            Some(h) if h.eval.abs() < EVAL_LIMIT && h.eval != 0 => h.eval,
+            _ if in_check => 0,
+            _ => self.static_eval(),
+        };
         let raw_eval = if in_check {
             EVAL_NONE
         } else {
-            match hit {
-                Some(h) if h.eval.abs() < EVAL_LIMIT && h.eval != 0 => h.eval,
-                _ => self.static_eval(),
-            }
+            self.corrected(unc_eval, corr_keys)
         };
         let eval = if in_check {
             -INFINITY
@@ -938,11 +955,20 @@ impl<'a> Worker<'a> {
         } else {
             TtBound::Upper
         };
+        // The evaluation learns from a quiet verdict whose bound says something about it.
+        if !in_check
+            && best_move.is_none_or(|m| !self.pos.is_capture(m))
+            && best.abs() < DECISIVE_BOUND
+            && !(bound == TtBound::Lower && best <= raw_eval)
+            && !(bound == TtBound::Upper && best >= raw_eval)
+        {
+            self.td.corr.update(side, corr_keys, best - raw_eval, depth);
+        }
         self.sh.tt.store(
             key,
             best_move,
             score_to_tt(best, ply),
-            if in_check { 0 } else { raw_eval },
+            if in_check { 0 } else { unc_eval },
             depth,
             bound,
         );
@@ -998,14 +1024,17 @@ impl<'a> Worker<'a> {
 
         let mut best;
         let stand;
+        let mut unc = 0;
         if in_check {
             best = -MATE + ply as i32;
             stand = -INFINITY;
         } else {
-            stand = match hit {
+            unc = match hit {
                 Some(h) if h.eval != 0 && h.eval.abs() < EVAL_LIMIT => h.eval,
                 _ => self.static_eval(),
             };
+            let prev = self.continuation(ply)[0];
+            stand = self.corrected(unc, CorrectionKeys::of(&self.pos).after(prev));
             if stand >= beta {
                 return stand;
             }
@@ -1099,14 +1128,7 @@ impl<'a> Worker<'a> {
         } else {
             TtBound::Upper
         };
-        self.sh.tt.store(
-            key,
-            best_move,
-            score_to_tt(best, ply),
-            if in_check { 0 } else { stand },
-            0,
-            bound,
-        );
+        self.sh.tt.store(key, best_move, score_to_tt(best, ply), unc, 0, bound);
         best
     }
 }

@@ -2,12 +2,14 @@
 //! [`Reporter`], so the protocol layer, bench, match and tests all drive the same code.
 //!
 //! Layout: `alphabeta` (iterative deepening, PVS, quiescence, pruning, rules in the tree),
-//! `movepick` (staged move ordering and histories), `see` (static exchange evaluation),
+//! `movepick` (staged move ordering and histories), `correction` (correction history of the
+//! static evaluation), `see` (static exchange evaluation),
 //! `tt` (the shared lock-free transposition table), `time` (soft and hard time limits),
 //! `skill` (strength levels: a limited search and a weighted choice among its best lines),
 //! and this file: the public API and Lazy SMP (threads sharing the table).
 
 mod alphabeta;
+pub mod correction;
 pub mod movepick;
 pub mod see;
 pub mod skill;
