@@ -671,7 +671,12 @@ impl<'a> Worker<'a> {
 
         // The static evaluation (kept in the table as it came), corrected by what searches of
         // similar positions found.
-        let corr_keys = CorrectionKeys::of(&self.pos).after(ctx[0]);
+        // In check there is no static evaluation to correct, and nothing is learned.
+        let corr_keys = if in_check {
+            CorrectionKeys::default()
+        } else {
+            CorrectionKeys::of(&self.pos).after(ctx[0])
+        };
         let unc_eval = match hit {
             Some(h) if h.eval.abs() < EVAL_LIMIT && h.eval != 0 => h.eval,
             _ if in_check => 0,

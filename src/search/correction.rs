@@ -47,15 +47,6 @@ fn index(h: u64) -> usize {
     (h >> 50) as usize & (SIZE - 1)
 }
 
-const NON_PAWN: [PieceKind; 6] = [
-    PieceKind::King,
-    PieceKind::Advisor,
-    PieceKind::Elephant,
-    PieceKind::Horse,
-    PieceKind::Rook,
-    PieceKind::Cannon,
-];
-
 impl CorrectionKeys {
     /// The keys of `pos`.
     #[inline]
@@ -63,8 +54,9 @@ impl CorrectionKeys {
         let pawn =
             mix(pos.pieces(Color::Red, PieceKind::Pawn).0, 1) ^ mix(pos.pieces(Color::Black, PieceKind::Pawn).0, 2);
         let non_pawn = [Color::Red, Color::Black].map(|c| {
-            NON_PAWN
+            PieceKind::ALL
                 .iter()
+                .filter(|&&k| k != PieceKind::Pawn)
                 .fold(0u64, |h, &k| h ^ mix(pos.pieces(c, k).0, 3 + k.index() as u64))
         });
         CorrectionKeys {
