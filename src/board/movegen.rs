@@ -7,7 +7,7 @@
 //! king moves are tested one by one; every other piece's targets are legal as a set, which
 //! lets perft count them with one popcount. In check, every move is tested.
 
-use super::{attacks, Position};
+use super::{attacks, CheckInfo, Position};
 use crate::core::{Bitboard, Color, Move, MoveList, Piece, PieceKind, Square};
 
 /// Which moves to generate.
@@ -61,6 +61,7 @@ impl Sink for MoveList {
 /// A list that keeps only the moves that give check.
 struct Checks<'a> {
     pos: &'a Position,
+    info: CheckInfo,
     list: &'a mut MoveList,
 }
 
@@ -74,7 +75,7 @@ impl Sink for Checks<'_> {
     #[inline(always)]
     fn add(&mut self, from: Square, to: Square) {
         let mv = Move::new(from, to);
-        if self.pos.gives_check(mv) {
+        if self.info.gives_check(self.pos, mv) {
             self.list.push(mv);
         }
     }
@@ -233,7 +234,8 @@ impl Position {
     /// Appends the legal moves of `kind` to `list`.
     pub fn generate(&self, kind: GenKind, list: &mut MoveList) {
         if kind == GenKind::QuietChecks {
-            self.generate_into(kind, &mut Checks { pos: self, list });
+            let info = CheckInfo::new(self);
+            self.generate_into(kind, &mut Checks { pos: self, info, list });
         } else {
             self.generate_into(kind, list);
         }

@@ -251,7 +251,15 @@ impl Position {
             self.fullmove += 1;
         }
         self.side = !self.side;
-        self.checkers = self.compute_checkers();
+        // The side now to move was not in check before the move (its king would have been
+        // capturable), so only a move that leaves or reaches a point of that king's check
+        // zone can check it.
+        self.checkers = if (attacks::check_zone(self.king_square(self.side)) & both).any() {
+            self.compute_checkers()
+        } else {
+            Bitboard::EMPTY
+        };
+        debug_assert_eq!(self.checkers, self.compute_checkers());
     }
 
     /// Takes back the last `make_move`.

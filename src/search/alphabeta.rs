@@ -829,7 +829,7 @@ impl<'a> Worker<'a> {
                         || futile
                         || !see_ge(&self.pos, mv, -20 * lmr_depth * lmr_depth - 30 * lmr_depth)
                     {
-                        if !self.pos.gives_check(mv) {
+                        if !picker.gives_check(&self.pos, mv) {
                             if late {
                                 picker.skip_quiets();
                             }
@@ -843,7 +843,7 @@ impl<'a> Worker<'a> {
                     || (lmr_depth < 8
                         && alpha.abs() < DECISIVE_BOUND
                         && raw_eval + 150 + 150 * lmr_depth + captured_value(&self.pos, mv) <= alpha
-                        && !self.pos.gives_check(mv))
+                        && !picker.gives_check(&self.pos, mv))
                 {
                     // A losing capture, or one whose victim cannot lift the score to alpha.
                     continue;
@@ -1061,7 +1061,7 @@ impl<'a> Worker<'a> {
                         || stand + captured_value(&self.pos, mv) + 100 <= alpha
                         || (stand + 100 <= alpha && !see_ge(&self.pos, mv, 1))
                 };
-                if futile() && !self.pos.gives_check(mv) {
+                if futile() && !picker.gives_check(&self.pos, mv) {
                     continue;
                 }
                 if !see_ge(&self.pos, mv, 0) {

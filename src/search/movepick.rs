@@ -4,7 +4,7 @@
 //! saves work when an early move already refutes the position.
 
 use super::see::{captured_value, see_ge, SEE_VALUE};
-use crate::board::{GenKind, Position};
+use crate::board::{CheckInfo, GenKind, Position};
 use crate::core::{Move, MoveList, Piece, MAX_MOVES};
 
 /// History scores stay within this magnitude (the "gravity" update keeps them bounded).
@@ -171,6 +171,8 @@ pub struct MovePicker {
     bad: MoveList,
     bad_cur: usize,
     skip_quiets: bool,
+    /// Which moves check, worked out when first asked.
+    checks: Option<CheckInfo>,
 }
 
 impl MovePicker {
@@ -202,6 +204,7 @@ impl MovePicker {
             bad: MoveList::new(),
             bad_cur: 0,
             skip_quiets: false,
+            checks: None,
         }
     }
 
@@ -222,6 +225,14 @@ impl MovePicker {
     #[inline]
     pub fn last_was_good_capture(&self) -> bool {
         self.stage == Stage::GoodCaptures
+    }
+
+    /// Whether the legal move `mv` of `pos` (this picker's position) gives check.
+    #[inline]
+    pub fn gives_check(&mut self, pos: &Position, mv: Move) -> bool {
+        self.checks
+            .get_or_insert_with(|| CheckInfo::new(pos))
+            .gives_check(pos, mv)
     }
 
     /// From now on, quiet moves are handed out only if they give check (late-move and
@@ -286,8 +297,8 @@ impl MovePicker {
                     if let Some(m) = m {
                         if Some(m) != self.tt_move
                             && !pos.is_capture(m)
-                            && (!self.skip_quiets || pos.gives_check(m))
                             && pos.is_legal(m)
+                            && (!self.skip_quiets || self.gives_check(pos, m))
                         {
                             return Some(m);
                         }
@@ -362,7 +373,7 @@ impl MovePicker {
         while self.cur < self.list.len() {
             let m = self.list.get(self.cur);
             self.cur += 1;
-            if pos.gives_check(m) {
+            if self.gives_check(pos, m) {
                 return Some(m);
             }
         }
