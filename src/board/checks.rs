@@ -122,6 +122,24 @@ impl CheckInfo {
         direct || self.screens.has(to)
     }
 
+    /// Of the empty points a non-discovering piece of ours of `kind` on `from` could move to,
+    /// those where it gives check; `None` when each move must be asked about with
+    /// [`CheckInfo::gives_check`] (a discovering piece, or a cannon on one of the king's lines).
+    #[inline]
+    pub fn quiet_check_targets(&self, kind: PieceKind, from: Square) -> Option<Bitboard> {
+        if self.discoverers.has(from) {
+            return None;
+        }
+        Some(match kind {
+            PieceKind::Rook => self.rook | self.screens,
+            PieceKind::Cannon if self.lines.has(from) => return None,
+            PieceKind::Cannon => self.cannon | self.screens,
+            PieceKind::Horse => self.horse | self.screens,
+            PieceKind::Pawn => self.pawn | self.screens,
+            _ => self.screens,
+        })
+    }
+
     /// The enemy king's point.
     pub fn king(&self) -> Square {
         self.ksq
@@ -131,7 +149,8 @@ impl CheckInfo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::START_FEN;
+    use crate::board::{GenKind, START_FEN};
+    use crate::core::MoveList;
     use rand::{Rng, SeedableRng};
 
     /// Walks random games from `fen`, comparing the table's answer with the exact one for
@@ -151,6 +170,17 @@ mod tests {
                     assert_eq!(info.gives_check(&pos, mv), pos.gives_check(mv), "{mv} in {}", pos.fen());
                     compared += 1;
                 }
+                // The quiet-check generator lists exactly the checking quiet moves, in order.
+                let (mut quiets, mut checks) = (MoveList::new(), MoveList::new());
+                pos.generate(GenKind::Quiets, &mut quiets);
+                pos.generate(GenKind::QuietChecks, &mut checks);
+                let expected: Vec<Move> = quiets.iter().filter(|&m| pos.gives_check(m)).collect();
+                assert_eq!(
+                    checks.iter().collect::<Vec<_>>(),
+                    expected,
+                    "quiet checks in {}",
+                    pos.fen()
+                );
                 let mv = moves.get(rng.gen_range(0..moves.len()));
                 pos.make_move(mv);
             }
@@ -167,6 +197,8 @@ mod tests {
             "3k5/4a4/4c4/9/4C4/9/4R4/2N1C4/4A4/3AK4 w - - 0 1",
             "4k4/9/4N4/9/2C1P1R2/9/9/4C4/9/3K5 w - - 0 1",
             "r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN1C1N2/9/R1BAKAB1R w - - 4 3",
+            // f6 discovers the f1 cannon's check, but e6 would screen the e7 cannon's.
+            "C2a2br1/5k3/4ca3/5R2p/2p3p2/9/P1n3P1P/2r6/R4C3/2BAKAB2 w - - 3 25",
         ];
         let mut compared = 0;
         for (i, fen) in fens.iter().enumerate() {

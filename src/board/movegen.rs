@@ -58,29 +58,6 @@ impl Sink for MoveList {
     }
 }
 
-/// A list that keeps only the moves that give check.
-struct Checks<'a> {
-    pos: &'a Position,
-    info: CheckInfo,
-    list: &'a mut MoveList,
-}
-
-impl Sink for Checks<'_> {
-    #[inline(always)]
-    fn add_set(&mut self, from: Square, to: Bitboard) {
-        for t in to {
-            self.add(from, t);
-        }
-    }
-    #[inline(always)]
-    fn add(&mut self, from: Square, to: Square) {
-        let mv = Move::new(from, to);
-        if self.info.gives_check(self.pos, mv) {
-            self.list.push(mv);
-        }
-    }
-}
-
 struct Counter(usize);
 
 impl Sink for Counter {
@@ -167,8 +144,10 @@ impl Position {
         (attacks::pawn_attackers(them, ksq) & self.pieces(them, PieceKind::Pawn) & alive).is_empty()
     }
 
+    /// Generates the legal moves of `kind` into `sink`; with `checks` (for
+    /// [`GenKind::QuietChecks`]), only those that give check.
     #[inline(always)]
-    fn generate_into<S: Sink>(&self, kind: GenKind, sink: &mut S) {
+    fn generate_into<S: Sink>(&self, kind: GenKind, checks: Option<&CheckInfo>, sink: &mut S) {
         let us = self.side_to_move();
         let own = self.color_bb(us);
         let mask = match kind {
@@ -176,17 +155,6 @@ impl Position {
             GenKind::Captures => self.color_bb(!us),
             GenKind::Quiets | GenKind::QuietChecks => !self.occupied(),
         };
-        // For checks: a piece off the enemy king's check zone can only check by reaching
-        // the zone, and there only from the points its kind attacks the king from or, as a
-        // new cannon screen, on the king's rank or file (see `Position::gives_check`).
-        let checks = (kind == GenKind::QuietChecks).then(|| {
-            let their_king = self.king_square(!us);
-            let line = attacks::rook_lines(their_king);
-            let zone = attacks::check_zone(their_king);
-            let horse = zone & (line | attacks::horse_attackers(their_king, self.occupied()));
-            let pawn = zone & (line | attacks::pawn_attackers(us, their_king));
-            (zone, zone & line, horse, pawn)
-        });
         let ksq = self.king_square(us);
         let in_check = self.in_check();
         let (blockers, screens) = if in_check {
@@ -194,22 +162,27 @@ impl Position {
         } else {
             self.blockers_and_screens(us, ksq)
         };
+        // Which moves to add: all, or (for checks) those in a mask, or each one that
+        // passes the check test.
+        let select = |piece: Piece, from: Square, to: Bitboard| match checks {
+            None => (to, false),
+            Some(info) => match info.quiet_check_targets(piece.kind(), from) {
+                Some(m) => (to & m, false),
+                None => (to, true),
+            },
+        };
         for kind in NON_KING {
             let piece = Piece::new(us, kind);
             for from in self.pieces(us, kind) {
-                let mut to = targets(self, piece, from) & mask;
-                if let Some((zone, line, horse, pawn)) = checks {
-                    if !zone.has(from) {
-                        to &= match kind {
-                            PieceKind::Horse => horse,
-                            PieceKind::Pawn => pawn,
-                            _ => line,
-                        };
-                    }
-                }
-                if blockers.has(from) {
+                let (to, test) = select(piece, from, targets(self, piece, from) & mask);
+                if blockers.has(from) || test {
                     for t in to {
-                        if self.leaves_king_safe(from, t) {
+                        let legal = if blockers.has(from) {
+                            self.leaves_king_safe(from, t)
+                        } else {
+                            !screens.has(t)
+                        };
+                        if legal && (!test || checks.is_some_and(|c| c.gives_check(self, Move::new(from, t)))) {
                             sink.add(from, t);
                         }
                     }
@@ -218,14 +191,11 @@ impl Position {
                 }
             }
         }
-        let mut king_to = attacks::king(ksq) & mask;
-        if let Some((zone, line, _, _)) = checks {
-            if !zone.has(ksq) {
-                king_to &= line;
-            }
-        }
+        let (king_to, test) = select(Piece::new(us, PieceKind::King), ksq, attacks::king(ksq) & mask);
         for t in king_to {
-            if self.leaves_king_safe(ksq, t) {
+            if self.leaves_king_safe(ksq, t)
+                && (!test || checks.is_some_and(|c| c.gives_check(self, Move::new(ksq, t))))
+            {
                 sink.add(ksq, t);
             }
         }
@@ -234,24 +204,23 @@ impl Position {
     /// Appends the legal moves of `kind` to `list`.
     pub fn generate(&self, kind: GenKind, list: &mut MoveList) {
         if kind == GenKind::QuietChecks {
-            let info = CheckInfo::new(self);
-            self.generate_into(kind, &mut Checks { pos: self, info, list });
+            self.generate_into(kind, Some(&CheckInfo::new(self)), list);
         } else {
-            self.generate_into(kind, list);
+            self.generate_into(kind, None, list);
         }
     }
 
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate_into(GenKind::All, &mut list);
+        self.generate_into(GenKind::All, None, &mut list);
         list
     }
 
     /// The number of legal moves, without listing them (perft's last ply).
     pub fn count_legal(&self) -> usize {
         let mut c = Counter(0);
-        self.generate_into(GenKind::All, &mut c);
+        self.generate_into(GenKind::All, None, &mut c);
         c.0
     }
 
