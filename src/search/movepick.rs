@@ -387,12 +387,11 @@ impl MovePicker {
         if self.cur >= n {
             return None;
         }
-        let mut best = self.cur;
-        for i in self.cur + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
-        }
+        // The first of the highest scores: the maximum, then where it first occurs (two
+        // passes the compiler can vectorise).
+        let rest = &self.scores[self.cur..n];
+        let max = rest.iter().copied().max().unwrap_or(i32::MIN);
+        let best = self.cur + rest.iter().position(|&s| s == max).unwrap_or(0);
         self.list.swap(self.cur, best);
         self.scores.swap(self.cur, best);
         self.cur += 1;
