@@ -117,6 +117,38 @@ impl Position {
         (blockers & self.color_bb(us), screens)
     }
 
+    /// In check: the points where a piece other than the king may stop the check (capture
+    /// the checker, or stand between it and the king, or on its horse's leg), and our pieces
+    /// not bound to them (a checking cannon's screen, whose departure ends the check). Every
+    /// move is still tested; this only spares testing moves that cannot help. Against two
+    /// checkers nothing is ruled out (one piece between can stop a rook and the cannon
+    /// behind it).
+    fn evasion_targets(&self, us: Color, ksq: Square) -> (Bitboard, Bitboard) {
+        let checkers = self.checkers();
+        let Some(c) = checkers.first().filter(|_| !checkers.more_than_one()) else {
+            return (Bitboard::FULL, self.color_bb(us));
+        };
+        let at = Bitboard::from_square(c);
+        match self.piece_at(c).map(|p| p.kind()) {
+            Some(PieceKind::Rook) => (at | attacks::between(ksq, c), Bitboard::EMPTY),
+            Some(PieceKind::Cannon) => {
+                let line = attacks::between(ksq, c);
+                (at | line, line & self.color_bb(us))
+            }
+            Some(PieceKind::Horse) => {
+                let mut leg = Bitboard::EMPTY;
+                for (l, from) in attacks::horse_attack_legs(ksq) {
+                    if from.has(c) {
+                        leg |= l;
+                    }
+                }
+                (at | leg, Bitboard::EMPTY)
+            }
+            Some(PieceKind::Pawn) => (at, Bitboard::EMPTY),
+            _ => (Bitboard::FULL, self.color_bb(us)),
+        }
+    }
+
     /// Whether moving our piece from `from` to `to` leaves our king safe. The move must be
     /// pseudo-legal for the side to move.
     #[inline(always)]
@@ -162,6 +194,13 @@ impl Position {
         } else {
             self.blockers_and_screens(us, ksq)
         };
+        // In check, a piece other than the king can only help by moving where the check
+        // can be stopped, unless it is the checking cannon's screen.
+        let (evasions, free) = if in_check {
+            self.evasion_targets(us, ksq)
+        } else {
+            (Bitboard::FULL, own)
+        };
         // Which moves to add: all, or (for checks) those in a mask, or each one that
         // passes the check test.
         let select = |piece: Piece, from: Square, to: Bitboard| match checks {
@@ -174,7 +213,11 @@ impl Position {
         for kind in NON_KING {
             let piece = Piece::new(us, kind);
             for from in self.pieces(us, kind) {
-                let (to, test) = select(piece, from, targets(self, piece, from) & mask);
+                let mut to = targets(self, piece, from) & mask;
+                if !free.has(from) {
+                    to &= evasions;
+                }
+                let (to, test) = select(piece, from, to);
                 if blockers.has(from) || test {
                     for t in to {
                         let legal = if blockers.has(from) {
