@@ -147,7 +147,17 @@ impl Piece {
 
     #[inline(always)]
     pub const fn kind(self) -> PieceKind {
-        PieceKind::ALL[(self.0 % 7) as usize]
+        // A table of both colours' kinds: no division by 7 on this hot path.
+        const KINDS: [PieceKind; 16] = {
+            let mut t = [PieceKind::King; 16];
+            let mut i = 0;
+            while i < 14 {
+                t[i] = PieceKind::ALL[i % 7];
+                i += 1;
+            }
+            t
+        };
+        KINDS[(self.0 & 15) as usize]
     }
 
     /// The FEN letter: upper case for Red, lower case for Black.
