@@ -93,6 +93,9 @@ pub(super) enum Change {
     /// `EvalFile`, already loaded and validated: the value and its net.
     EvalFile(String, Arc<Network>),
     UseNnue(bool),
+    /// A search parameter of `search::params` (tune builds): its index and new value.
+    #[cfg(feature = "tune")]
+    Param(usize, i32),
 }
 
 impl<W: Write> Engine<W> {
@@ -148,6 +151,8 @@ impl<W: Write> Engine<W> {
                 self.opts.use_nnue = b;
                 self.send_net(before)?;
             }
+            #[cfg(feature = "tune")]
+            Change::Param(index, value) => crate::search::params::set(index, value),
         }
         Ok(())
     }
@@ -219,6 +224,10 @@ fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
 pub(super) fn parse_change(name: &str, value: Option<&str>) -> Result<Change, String> {
     let key = name.to_ascii_lowercase();
     let key = key.split_whitespace().collect::<Vec<_>>().join(" ");
+    #[cfg(feature = "tune")]
+    if let Some((index, p)) = crate::search::params::find(&key) {
+        return Ok(Change::Param(index, signed_spin(p.name, value, p.min, p.max)?));
+    }
     Ok(match key.as_str() {
         "threads" => Change::Threads(spin("Threads", value, 1, 256)? as usize),
         "hash" => Change::Hash(spin("Hash", value, 1, 65536)? as usize),
@@ -248,6 +257,19 @@ pub(super) fn parse_change(name: &str, value: Option<&str>) -> Result<Change, St
         "use nnue" | "usennue" => Change::UseNnue(check(name, value)?),
         _ => return Err(format!("unknown option '{}'", shown(name))),
     })
+}
+
+/// A spin option whose range may include negative numbers (the search's parameters).
+#[cfg(feature = "tune")]
+fn signed_spin(name: &str, value: Option<&str>, min: i32, max: i32) -> Result<i32, String> {
+    let v = value.ok_or_else(|| format!("{name} needs a value ({min}..{max})"))?;
+    let n: i64 = v
+        .parse()
+        .map_err(|_| format!("{name} value '{}' is not a number ({min}..{max})", shown(v)))?;
+    if n < i64::from(min) || n > i64::from(max) {
+        return Err(format!("{name} value {n} is out of range {min}..{max}"));
+    }
+    Ok(n as i32)
 }
 
 #[cfg(test)]
@@ -280,5 +302,39 @@ mod tests {
         assert!(o.skill().is_some());
         o.limit_strength = true;
         assert!(o.skill().is_none(), "UCI_Elo at its maximum is full strength");
+    }
+
+    #[test]
+    fn search_parameters_are_options_only_in_tune_builds() {
+        let r = parse_change("RFP_margin", Some("90"));
+        #[cfg(not(feature = "tune"))]
+        {
+            assert!(r.is_err());
+            // No parameter shadows an option of either dialect.
+            for p in crate::search::params::PARAMS {
+                let e = parse_change(p.name, Some("1")).err().expect("not an option");
+                assert!(e.starts_with("unknown option"), "{e}");
+            }
+        }
+        #[cfg(feature = "tune")]
+        {
+            let (index, _) = crate::search::params::find("rfp_margin").unwrap();
+            assert!(matches!(r, Ok(Change::Param(i, 90)) if i == index));
+            assert!(matches!(
+                parse_change("nmp_eval_base", Some("-100")),
+                Ok(Change::Param(_, -100))
+            ));
+            for bad in [
+                None,
+                Some("x"),
+                Some("29"),
+                Some("201"),
+                Some("99999999999"),
+                Some("8.5"),
+            ] {
+                let e = parse_change("rfp_margin", bad).err().expect("rejected");
+                assert!(e.starts_with("rfp_margin "), "{e}");
+            }
+        }
     }
 }

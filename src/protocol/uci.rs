@@ -7,7 +7,12 @@ use crate::search::{Bound, Info, Score};
 use std::fmt::Write;
 
 /// The `uci` answer: identity, one line per option (with its default and range), `uciok`.
+/// Built with `--features tune`, the search's parameters are options too, before `uciok`.
 pub fn handshake() -> String {
+    #[cfg(feature = "tune")]
+    let tune = crate::search::params::uci_options();
+    #[cfg(not(feature = "tune"))]
+    let tune = "";
     format!(
         "id name Chariot {}\n\
          id author the Chariot developers\n\
@@ -24,7 +29,7 @@ pub fn handshake() -> String {
          option name Skill Seed type spin default 0 min 0 max 4294967295\n\
          option name EvalFile type string default <empty>\n\
          option name Use NNUE type check default {USE_NNUE_DEFAULT}\n\
-         uciok",
+         {tune}uciok",
         env!("CARGO_PKG_VERSION")
     )
 }

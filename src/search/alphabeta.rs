@@ -3,6 +3,7 @@
 
 use super::correction::{Correction, CorrectionKeys};
 use super::movepick::{piece_to, Continuation, Histories, MovePicker};
+use super::params::*;
 use super::see::{captured_value, see_ge};
 use super::time::TimePlan;
 use super::tt::{score_from_tt, score_to_tt, Tt, TtBound};
@@ -37,26 +38,44 @@ pub(super) struct ThreadData {
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_len: Vec<usize>,
     lmr: Box<[[u8; 64]; 64]>,
+    /// The parameters `lmr` was built with: `lmr_base`, `lmr_div`.
+    lmr_params: (i32, i32),
     /// The evaluation, with its accumulators along the current line.
     pub(super) eval: eval::Evaluator,
 }
 
 impl ThreadData {
     pub(super) fn new() -> ThreadData {
-        let mut lmr = Box::new([[0u8; 64]; 64]);
-        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
-            for (m, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (1.0 + (d as f64).ln() * (m as f64).ln() / 2.0) as u8;
-            }
-        }
-        ThreadData {
+        let mut td = ThreadData {
             hist: Histories::boxed(),
             corr: Correction::new(),
             stack: vec![Frame::default(); MAX_PLY + 4],
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: vec![0; MAX_PLY + 2],
-            lmr,
+            lmr: Box::new([[0u8; 64]; 64]),
+            lmr_params: (0, 0),
             eval: eval::Evaluator::new(),
+        };
+        td.build_lmr();
+        td
+    }
+
+    /// The late-move reduction table: base + ln(depth) · ln(move number) / div, in plies.
+    fn build_lmr(&mut self) {
+        self.lmr_params = (lmr_base(), lmr_div());
+        let (base, div) = (f64::from(lmr_base()) / 100.0, f64::from(lmr_div()) / 100.0);
+        for (d, row) in self.lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (base + (d as f64).ln() * (m as f64).ln() / div) as u8;
+            }
+        }
+    }
+
+    /// Before a search: in tune builds, rebuilds the reduction table when `setoption` changed
+    /// its parameters (elsewhere they are constants).
+    pub(super) fn prepare(&mut self) {
+        if cfg!(feature = "tune") && self.lmr_params != (lmr_base(), lmr_div()) {
+            self.build_lmr();
         }
     }
 
@@ -142,7 +161,7 @@ const EVAL_NONE: i32 = -INFINITY;
 /// The history bonus (and malus) of a move that refuted (or failed at) a node of `depth`.
 #[inline]
 fn stat_bonus(depth: i32) -> i32 {
-    (600 * depth - 450).clamp(0, 3600)
+    (hist_bonus_mul() * depth - hist_bonus_sub()).clamp(0, hist_bonus_max())
 }
 
 impl<'a> Worker<'a> {
@@ -384,7 +403,7 @@ impl<'a> Worker<'a> {
     /// One iteration's search of line `pv_idx`, widening the window until the score is inside.
     fn aspiration(&mut self, depth: i32, reporter: &mut dyn Reporter) {
         let prev = self.root_moves[self.pv_idx].prev_score;
-        let mut delta = 20;
+        let mut delta = asp_delta();
         let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < DECISIVE_BOUND && self.sh.limits.multipv <= 1 {
             (prev - delta, prev + delta)
         } else {
@@ -724,11 +743,14 @@ impl<'a> Worker<'a> {
 
         if !PV && !in_check {
             // Reverse futility: far above beta with little depth left.
-            if depth <= 7 && eval - (80 * depth - 40 * improving as i32) >= beta && eval.abs() < DECISIVE_BOUND {
+            if depth <= rfp_depth()
+                && eval - (rfp_margin() * depth - rfp_improving() * improving as i32) >= beta
+                && eval.abs() < DECISIVE_BOUND
+            {
                 return eval;
             }
             // Razoring: far below alpha, see whether captures can save it.
-            if depth <= 3 && alpha.abs() < DECISIVE_BOUND && eval + 250 + 200 * depth < alpha {
+            if depth <= 3 && alpha.abs() < DECISIVE_BOUND && eval + razor_base() + razor_mul() * depth < alpha {
                 let v = self.qsearch::<false>(alpha, alpha + 1, ply, false);
                 if v <= alpha {
                     return v;
@@ -739,13 +761,13 @@ impl<'a> Worker<'a> {
             // search without null moves for this side.
             if depth >= 3
                 && eval >= beta
-                && raw_eval >= beta - 12 * depth + 60
+                && raw_eval >= beta - nmp_eval_mul() * depth + nmp_eval_base()
                 && beta.abs() < DECISIVE_BOUND
                 && prev.mv.is_some()
                 && (ply >= self.nmp_min_ply || side != self.nmp_side)
                 && self.has_big_piece()
             {
-                let r = 4 + depth / 3 + ((eval - beta) / 200).min(3);
+                let r = nmp_r_base() + depth / nmp_r_depth_div() + ((eval - beta) / nmp_r_eval_div()).min(3);
                 self.td.stack[ply].mv = None;
                 self.td.stack[ply].piece = None;
                 self.make_null();
@@ -818,16 +840,20 @@ impl<'a> Worker<'a> {
                     // generous gain leaves the quiet moves below alpha) and SEE pruning; never
                     // for a check: most xiangqi mating attacks are chains of checks that start
                     // far behind in material. Whether the move checks is asked only here, late.
-                    let late = legal > (3 + depth * depth) as usize / (2 - improving as usize);
-                    let bad_history = lmr_depth < 4 && cont_hist < -600 * (depth - 1);
+                    let late = legal > (lmp_base() + depth * depth) as usize / (2 - improving as usize);
+                    let bad_history = lmr_depth < 4 && cont_hist < -hist_prune() * (depth - 1);
                     let futile = lmr_depth < 10
                         && alpha.abs() < DECISIVE_BOUND
-                        && eval + 100 + 100 * lmr_depth + hist_score / 64 <= alpha
+                        && eval + fut_base() + fut_mul() * lmr_depth + hist_score / fut_hist_div() <= alpha
                         && !is_killer;
                     if late
                         || bad_history
                         || futile
-                        || !see_ge(&self.pos, mv, -20 * lmr_depth * lmr_depth - 30 * lmr_depth)
+                        || !see_ge(
+                            &self.pos,
+                            mv,
+                            -see_quiet_quad() * lmr_depth * lmr_depth - see_quiet_lin() * lmr_depth,
+                        )
                     {
                         if !picker.gives_check(&self.pos, mv) {
                             if late {
@@ -835,14 +861,15 @@ impl<'a> Worker<'a> {
                             }
                             continue;
                         }
-                        if !see_ge(&self.pos, mv, -120 * depth) {
+                        if !see_ge(&self.pos, mv, -see_capture() * depth) {
                             continue;
                         }
                     }
-                } else if (!picker.last_was_good_capture() && !see_ge(&self.pos, mv, -120 * depth))
+                } else if (!picker.last_was_good_capture() && !see_ge(&self.pos, mv, -see_capture() * depth))
                     || (lmr_depth < 8
                         && alpha.abs() < DECISIVE_BOUND
-                        && raw_eval + 150 + 150 * lmr_depth + captured_value(&self.pos, mv) <= alpha
+                        && raw_eval + cap_fut_base() + cap_fut_mul() * lmr_depth + captured_value(&self.pos, mv)
+                            <= alpha
                         && !picker.gives_check(&self.pos, mv))
                 {
                     // A losing capture, or one whose victim cannot lift the score to alpha.
@@ -868,14 +895,14 @@ impl<'a> Worker<'a> {
                 let mut r = base_r + (!improving && base_r > 0) as i32;
                 r += 2 * cut as i32 + tt_capture as i32 - PV as i32;
                 r -= gives_check as i32 + is_killer as i32;
-                r -= (hist_score - 2000) / 10000;
+                r -= (hist_score - lmr_hist_offset()) / lmr_hist_div();
                 // A negative reduction may extend by one ply.
                 let d = (new_depth - r).clamp(1, new_depth + 1);
                 v = -self.search::<false>(d, -alpha - 1, -alpha, ply + 1, true);
                 if v > alpha && d < new_depth {
                     // Deeper when the reduced search beat alpha by a margin, shallower when it
                     // barely reached the best so far.
-                    let deeper = v > alpha + 60 + 10 * (new_depth - d);
+                    let deeper = v > alpha + deeper_base() + deeper_mul() * (new_depth - d);
                     let shallower = v < best + new_depth;
                     let full = new_depth + deeper as i32 - shallower as i32;
                     if full > d {
@@ -1058,8 +1085,8 @@ impl<'a> Worker<'a> {
                 // delta pruning: even winning this piece cannot lift the score to alpha.
                 let futile = || {
                     (legal > 2 && Some(mv.to()) != recapture_on)
-                        || stand + captured_value(&self.pos, mv) + 100 <= alpha
-                        || (stand + 100 <= alpha && !see_ge(&self.pos, mv, 1))
+                        || stand + captured_value(&self.pos, mv) + qs_delta() <= alpha
+                        || (stand + qs_delta() <= alpha && !see_ge(&self.pos, mv, 1))
                 };
                 if futile() && !picker.gives_check(&self.pos, mv) {
                     continue;

@@ -3,7 +3,7 @@
 //!
 //! Layout: `alphabeta` (iterative deepening, PVS, quiescence, pruning, rules in the tree),
 //! `movepick` (staged move ordering and histories), `correction` (correction history of the
-//! static evaluation), `see` (static exchange evaluation),
+//! static evaluation), `params` (the search's tunable numbers), `see` (static exchange evaluation),
 //! `tt` (the shared lock-free transposition table), `time` (soft and hard time limits),
 //! `skill` (strength levels: a limited search and a weighted choice among its best lines),
 //! and this file: the public API and Lazy SMP (threads sharing the table).
@@ -11,6 +11,7 @@
 mod alphabeta;
 pub mod correction;
 pub mod movepick;
+pub mod params;
 pub mod see;
 pub mod skill;
 pub mod time;
@@ -272,6 +273,7 @@ impl Searcher {
         self.tt.new_search();
         for td in &mut self.threads {
             td.eval.set_network(self.net.clone());
+            td.prepare();
         }
         let shared = Shared {
             tt: &self.tt,
