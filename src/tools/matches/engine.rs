@@ -168,6 +168,8 @@ pub struct Engine {
     millis: bool,
     /// UCCI: the engine listed a `newgame` option.
     ucci_newgame: bool,
+    /// The `option …` lines of the engine's handshake, as it sent them.
+    pub offered_options: Vec<String>,
     stop: Arc<AtomicBool>,
     /// Set after a fault (timeout, crash, illegal output): the process must be replaced.
     pub broken: bool,
@@ -262,6 +264,7 @@ impl Engine {
             lines: rx,
             millis: false,
             ucci_newgame: false,
+            offered_options: Vec::new(),
             stop,
             broken: false,
         })
@@ -282,9 +285,11 @@ impl Engine {
         };
         let mut millis = false;
         let mut newgame = false;
+        let mut offered = Vec::new();
         let r = self.wait_until(deadline, |line| {
             let mut w = line.split_whitespace();
             if w.next() == Some("option") {
+                offered.push(line.trim().to_string());
                 match w.next() {
                     Some("usemillisec") => millis = true,
                     Some("newgame") => newgame = true,
@@ -297,6 +302,7 @@ impl Engine {
             Ok(_) => {
                 self.millis = millis;
                 self.ucci_newgame = newgame;
+                self.offered_options = offered;
                 Ok(())
             }
             Err(WaitError::Timeout) => bail!("engine '{name}' did not answer '{}' with '{ok}' in time", proto.name()),

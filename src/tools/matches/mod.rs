@@ -113,6 +113,13 @@ pub struct MatchFlags {
     /// Seed for the openings order (default: from the clock; always printed).
     #[arg(long)]
     pub seed: Option<u64>,
+    #[command(flatten)]
+    pub game: GameFlags,
+}
+
+/// The end of a game and the engines' timeouts: the flags `match` and `spsa` share.
+#[derive(clap::Args, Clone, Debug)]
+pub struct GameFlags {
     /// Declare a draw after this many engine plies (0: no limit).
     #[arg(long, default_value_t = 400)]
     pub max_plies: usize,
@@ -131,6 +138,21 @@ pub struct MatchFlags {
     /// Seconds an engine has to answer the handshake and `isready`.
     #[arg(long, default_value_t = 10.0)]
     pub handshake_timeout: f64,
+}
+
+impl GameFlags {
+    /// The settings of a game at `tc`, checked.
+    pub fn settings(&self, tc: TimeControl) -> anyhow::Result<GameSettings> {
+        Ok(GameSettings {
+            tc,
+            margin: Duration::from_millis(self.margin),
+            move_timeout: seconds(self.move_timeout, "--move-timeout")?,
+            ready_timeout: seconds(self.handshake_timeout, "--handshake-timeout")?,
+            max_plies: self.max_plies,
+            resign: self.resign.as_deref().map(resign_rule).transpose()?,
+            draw: self.draw.as_deref().map(draw_rule).transpose()?,
+        })
+    }
 }
 
 /// Everything the match needs, checked.
@@ -172,6 +194,43 @@ fn seconds(v: f64, flag: &str) -> anyhow::Result<Duration> {
     Ok(Duration::from_secs_f64(v))
 }
 
+/// The words of `--resign movecount=N score=CP` (defaults 3 and 1000).
+fn resign_rule(words: &[String]) -> anyhow::Result<ResignRule> {
+    let m = key_values(words, "--resign")?;
+    for k in m.keys() {
+        if k != "movecount" && k != "score" {
+            bail!("unknown --resign setting '{k}' (expected movecount, score)");
+        }
+    }
+    Ok(ResignRule {
+        moves: *m.get("movecount").unwrap_or(&3) as usize,
+        score: *m.get("score").unwrap_or(&1000) as i32,
+    })
+}
+
+/// The words of `--draw movenumber=M movecount=N score=CP` (defaults 40, 8 and 10).
+fn draw_rule(words: &[String]) -> anyhow::Result<DrawRule> {
+    let m = key_values(words, "--draw")?;
+    for k in m.keys() {
+        if k != "movecount" && k != "score" && k != "movenumber" {
+            bail!("unknown --draw setting '{k}' (expected movenumber, movecount, score)");
+        }
+    }
+    Ok(DrawRule {
+        from_move: *m.get("movenumber").unwrap_or(&40) as usize,
+        moves: *m.get("movecount").unwrap_or(&8) as usize,
+        score: *m.get("score").unwrap_or(&10) as i32,
+    })
+}
+
+/// A seed from the clock, for when none is given.
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64 % 1_000_000_007)
+        .unwrap_or(1)
+}
+
 impl MatchConfig {
     /// Checks the command line.
     pub fn from_args(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
@@ -196,53 +255,9 @@ impl MatchConfig {
             bail!("--concurrency must be between 1 and 256");
         }
         let sprt = a.sprt.as_ref().map(|w| Sprt::parse(w)).transpose()?;
-        let resign = match &a.resign {
-            None => None,
-            Some(w) => {
-                let m = key_values(w, "--resign")?;
-                for k in m.keys() {
-                    if k != "movecount" && k != "score" {
-                        bail!("unknown --resign setting '{k}' (expected movecount, score)");
-                    }
-                }
-                Some(ResignRule {
-                    moves: *m.get("movecount").unwrap_or(&3) as usize,
-                    score: *m.get("score").unwrap_or(&1000) as i32,
-                })
-            }
-        };
-        let draw = match &a.draw {
-            None => None,
-            Some(w) => {
-                let m = key_values(w, "--draw")?;
-                for k in m.keys() {
-                    if k != "movecount" && k != "score" && k != "movenumber" {
-                        bail!("unknown --draw setting '{k}' (expected movenumber, movecount, score)");
-                    }
-                }
-                Some(DrawRule {
-                    from_move: *m.get("movenumber").unwrap_or(&40) as usize,
-                    moves: *m.get("movecount").unwrap_or(&8) as usize,
-                    score: *m.get("score").unwrap_or(&10) as i32,
-                })
-            }
-        };
-        let handshake_timeout = seconds(a.handshake_timeout, "--handshake-timeout")?;
-        let settings = GameSettings {
-            tc,
-            margin: Duration::from_millis(a.margin),
-            move_timeout: seconds(a.move_timeout, "--move-timeout")?,
-            ready_timeout: handshake_timeout,
-            max_plies: a.max_plies,
-            resign,
-            draw,
-        };
-        let seed = a.seed.unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_nanos() as u64 % 1_000_000_007)
-                .unwrap_or(1)
-        });
+        let settings = a.game.settings(tc)?;
+        let handshake_timeout = settings.ready_timeout;
+        let seed = a.seed.unwrap_or_else(clock_seed);
         Ok(MatchConfig {
             engines: [first, second],
             settings,
