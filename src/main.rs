@@ -26,6 +26,8 @@ enum Command {
     Outcome(tools::outcome::OutcomeArgs),
     /// Tune the evaluation weights on game results (Texel's method) and print them as Rust source.
     Tune(tools::tune::TuneArgs),
+    /// Tune the search's parameters by SPSA in games (the engine built with --features tune).
+    Spsa(tools::spsa::SpsaArgs),
     /// Play Chariot at the terminal (moves in ICCS, WXF or Chinese notation).
     Play(tools::play::PlayArgs),
     /// Play self-play games at a fixed search budget and append them as training records.
@@ -43,6 +45,7 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Match(a)) => tools::matches::run(&a),
         Some(Command::Outcome(a)) => tools::outcome::run(&a),
         Some(Command::Tune(a)) => tools::tune::run(&a),
+        Some(Command::Spsa(a)) => tools::spsa::run(&a),
         Some(Command::Play(a)) => tools::play::run(&a),
         Some(Command::Datagen(a)) => tools::datagen::run(&a),
         Some(Command::Train(a)) => tools::train::run(&a),

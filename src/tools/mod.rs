@@ -1,4 +1,4 @@
-//! Tools for people and scripts: perft, bench, match, outcome, tune, play, datagen, train.
+//! Tools for people and scripts: perft, bench, match, outcome, tune, spsa, play, datagen, train.
 
 pub mod bench;
 pub mod datagen;
@@ -6,6 +6,7 @@ pub mod matches;
 pub mod outcome;
 pub mod perft;
 pub mod play;
+pub mod spsa;
 pub mod train;
 pub mod tune;
 
