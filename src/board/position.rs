@@ -262,6 +262,20 @@ impl Position {
         debug_assert_eq!(self.checkers, self.compute_checkers());
     }
 
+    /// The key the position will have after `mv` (a pseudo-legal move of the side to move).
+    #[inline(always)]
+    pub fn key_after(&self, mv: Move) -> u64 {
+        let (from, to) = (mv.from(), mv.to());
+        let mut k = self.key ^ zobrist::side();
+        if let Some(p) = self.board[from.index()] {
+            k ^= zobrist::piece(p, from) ^ zobrist::piece(p, to);
+        }
+        if let Some(c) = self.board[to.index()] {
+            k ^= zobrist::piece(c, to);
+        }
+        k
+    }
+
     /// Takes back the last `make_move`.
     #[inline]
     pub fn unmake_move(&mut self) {
@@ -430,5 +444,34 @@ impl Position {
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.fen())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_after_is_the_key_the_move_makes() {
+        let mut pos = Position::from_fen("r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN1C1N2/9/R1BAKAB1R w - - 4 3")
+            .expect("valid FEN");
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..400 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            for mv in moves.iter() {
+                let key = pos.key_after(mv);
+                pos.make_move(mv);
+                assert_eq!(key, pos.key(), "{mv}");
+                assert_eq!(key, pos.compute_key(), "{mv}");
+                pos.unmake_move();
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            pos.make_move(moves.get((seed % moves.len() as u64) as usize));
+        }
     }
 }

@@ -823,6 +823,8 @@ impl<'a> Worker<'a> {
         let orig_alpha = alpha;
 
         while let Some(mv) = picker.next(&self.pos, &self.td.hist) {
+            // The child's table entry starts on its way from memory while this move is judged.
+            self.sh.tt.prefetch(self.pos.key_after(mv));
             legal += 1;
             let capture = self.pos.is_capture(mv);
             let piece = self.pos.piece_at(mv.from());
@@ -1079,6 +1081,7 @@ impl<'a> Worker<'a> {
         let mut legal = 0;
         let recapture_on = self.pos.history().last().and_then(|s| s.mv).map(|m| m.to());
         while let Some(mv) = picker.next(&self.pos, &self.td.hist) {
+            self.sh.tt.prefetch(self.pos.key_after(mv));
             legal += 1;
             if !in_check {
                 // Beyond the first two captures only recaptures and checks are tried; then
@@ -1126,6 +1129,7 @@ impl<'a> Worker<'a> {
             let mut quiets = MoveList::new();
             self.pos.generate(GenKind::QuietChecks, &mut quiets);
             for mv in quiets.iter() {
+                self.sh.tt.prefetch(self.pos.key_after(mv));
                 if !see_ge(&self.pos, mv, 0) {
                     continue;
                 }

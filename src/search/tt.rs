@@ -131,7 +131,23 @@ impl Tt {
         &self.clusters[idx]
     }
 
-    /// Prefetch-free lookup: the entry whose key verifies, if any.
+    /// Asks the processor to bring the cluster of `key` into the cache, so that the probe a
+    /// moment later does not wait for memory (the table is larger than the caches).
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let p = self.cluster(key) as *const Cluster as *const i8;
+            // SAFETY: a prefetch is only a hint: it never faults and changes no memory (and
+            // `p` points into the table anyway).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// The entry whose key verifies, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtHit> {
         for e in &self.cluster(key).entries {
