@@ -83,12 +83,6 @@ impl CheckInfo {
         }
     }
 
-    /// The points a move must leave or reach to give check (the enemy king's check zone).
-    #[inline(always)]
-    pub fn zone(&self) -> Bitboard {
-        self.zone
-    }
-
     /// Whether the legal move `mv` of `pos` (the position this table was made for) gives
     /// check: the same answer as [`Position::gives_check`].
     #[inline]
@@ -138,11 +132,6 @@ impl CheckInfo {
             PieceKind::Pawn => self.pawn | self.screens,
             _ => self.screens,
         })
-    }
-
-    /// The enemy king's point.
-    pub fn king(&self) -> Square {
-        self.ksq
     }
 }
 

@@ -5,7 +5,8 @@
 //! between the king and a cannon, or on the leg of a horse aimed at the king), or it steps
 //! onto an open line between the king and a cannon and so becomes a screen. Blockers and
 //! king moves are tested one by one; every other piece's targets are legal as a set, which
-//! lets perft count them with one popcount. In check, every move is tested.
+//! lets perft count them with one popcount. In check, every move that could stop the check
+//! (see `evasion_targets`) is tested.
 
 use super::{attacks, CheckInfo, Position};
 use crate::core::{Bitboard, Color, Move, MoveList, Piece, PieceKind, Square};
