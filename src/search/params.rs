@@ -71,67 +71,67 @@ macro_rules! params {
 
 params! {
     /// History bonus per ply of depth (`stat_bonus`).
-    hist_bonus_mul: 600, 200..=1500, c 60.0;
+    hist_bonus_mul: 585, 200..=1500, c 60.0;
     /// Subtracted from the history bonus.
-    hist_bonus_sub: 450, 0..=1500, c 70.0;
+    hist_bonus_sub: 481, 0..=1500, c 70.0;
     /// The largest history bonus.
-    hist_bonus_max: 3600, 1000..=8000, c 350.0;
+    hist_bonus_max: 3547, 1000..=8000, c 350.0;
     /// Reverse futility: the deepest node it prunes.
-    rfp_depth: 7, 2..=12, c 0.5;
+    rfp_depth: 6, 2..=12, c 0.5;
     /// Reverse futility: the margin per ply of depth.
-    rfp_margin: 80, 30..=200, c 8.0;
+    rfp_margin: 79, 30..=200, c 8.0;
     /// Reverse futility: taken off the margin when the evaluation is improving.
-    rfp_improving: 40, 0..=120, c 6.0;
+    rfp_improving: 42, 0..=120, c 6.0;
     /// Razoring: the margin at depth 0.
     razor_base: 250, 50..=600, c 25.0;
     /// Razoring: the margin per ply of depth.
-    razor_mul: 200, 50..=500, c 20.0;
+    razor_mul: 199, 50..=500, c 20.0;
     /// Null move: the static evaluation may lie this much per ply below beta.
     nmp_eval_mul: 12, 0..=40, c 2.0;
     /// Null move: added to that allowance's bound.
-    nmp_eval_base: 60, -100..=300, c 20.0;
+    nmp_eval_base: 58, -100..=300, c 20.0;
     /// Null move: the reduction's constant part.
     nmp_r_base: 4, 2..=7, c 0.5;
     /// Null move: one more ply of reduction per this many plies of depth.
-    nmp_r_depth_div: 3, 1..=8, c 0.5;
+    nmp_r_depth_div: 2, 1..=8, c 0.5;
     /// Null move: one more ply of reduction per this much evaluation above beta (at most 3).
-    nmp_r_eval_div: 200, 50..=600, c 25.0;
+    nmp_r_eval_div: 195, 50..=600, c 25.0;
     /// Late-move pruning: the quiet moves tried at least, besides depth².
     lmp_base: 3, 0..=12, c 0.5;
     /// History pruning: the continuation history per ply below which a quiet move is dropped.
-    hist_prune: 600, 0..=3000, c 150.0;
+    hist_prune: 738, 0..=3000, c 150.0;
     /// Quiet futility: the margin at reduced depth 0.
-    fut_base: 100, 0..=400, c 20.0;
+    fut_base: 107, 0..=400, c 20.0;
     /// Quiet futility: the margin per ply of reduced depth.
-    fut_mul: 100, 20..=300, c 14.0;
+    fut_mul: 101, 20..=300, c 14.0;
     /// Quiet futility: the history is divided by this and added to the margin.
-    fut_hist_div: 64, 16..=256, c 12.0;
+    fut_hist_div: 68, 16..=256, c 12.0;
     /// Quiet SEE pruning: the loss allowed per squared ply of reduced depth.
     see_quiet_quad: 20, 0..=80, c 4.0;
     /// Quiet SEE pruning: the loss allowed per ply of reduced depth.
     see_quiet_lin: 30, 0..=150, c 7.0;
     /// SEE pruning of losing captures (and of dropped quiet checks): the loss allowed per ply.
-    see_capture: 120, 20..=400, c 18.0;
+    see_capture: 149, 20..=400, c 18.0;
     /// Capture futility: the margin at reduced depth 0.
-    cap_fut_base: 150, 0..=500, c 25.0;
+    cap_fut_base: 153, 0..=500, c 25.0;
     /// Capture futility: the margin per ply of reduced depth.
-    cap_fut_mul: 150, 20..=500, c 24.0;
+    cap_fut_mul: 158, 20..=500, c 24.0;
     /// Late-move reductions: the table's constant part, in hundredths of a ply.
-    lmr_base: 100, 0..=250, c 12.0;
+    lmr_base: 106, 0..=250, c 12.0;
     /// Late-move reductions: ln(depth) · ln(move number) is divided by this, in hundredths.
-    lmr_div: 200, 100..=400, c 15.0;
+    lmr_div: 190, 100..=400, c 15.0;
     /// Late-move reductions: the history score that reduces neither more nor less.
-    lmr_hist_offset: 2000, -10000..=10000, c 1000.0;
+    lmr_hist_offset: 2842, -10000..=10000, c 1000.0;
     /// Late-move reductions: one ply less per this much history score above the offset.
-    lmr_hist_div: 10000, 2000..=30000, c 1400.0;
+    lmr_hist_div: 11585, 2000..=30000, c 1400.0;
     /// A reduced search that beat alpha by this much more is searched one ply deeper.
-    deeper_base: 60, 0..=200, c 10.0;
+    deeper_base: 61, 0..=200, c 10.0;
     /// … plus this much per ply of reduction.
     deeper_mul: 10, 0..=40, c 2.0;
     /// Aspiration windows: the first half-width around the previous score.
-    asp_delta: 20, 5..=80, c 4.0;
+    asp_delta: 21, 5..=80, c 4.0;
     /// Quiescence: delta pruning's margin.
-    qs_delta: 100, 0..=400, c 20.0;
+    qs_delta: 103, 0..=400, c 20.0;
 }
 
 /// The parameter called `name` (ASCII case ignored, as UCI option names) and its index.
@@ -219,8 +219,8 @@ mod tests {
     #[test]
     fn accessors_start_at_the_defaults() {
         assert_eq!(rfp_margin(), find("rfp_margin").unwrap().1.default);
-        assert_eq!(lmr_div(), 200);
-        assert_eq!(qs_delta(), 100);
+        assert_eq!(lmr_div(), find("lmr_div").unwrap().1.default);
+        assert_eq!(qs_delta(), find("qs_delta").unwrap().1.default);
     }
 
     #[cfg(feature = "tune")]
@@ -228,7 +228,7 @@ mod tests {
     fn tune_builds_offer_every_parameter() {
         let text = uci_options();
         assert_eq!(text.lines().count(), PARAMS.len());
-        assert!(text.contains("option name rfp_margin type spin default 80 min 30 max 200\n"));
+        assert!(text.contains("option name rfp_margin type spin default 79 min 30 max 200\n"));
         for (i, p) in PARAMS.iter().enumerate() {
             assert_eq!(get(i), p.default);
         }
