@@ -45,31 +45,8 @@ impl CheckInfo {
         let rook = attacks::rook(ksq, occ);
         // Beyond the first piece in each direction, up to and including the second.
         let cannon = attacks::rook(ksq, occ & !(rook & occ)) & !rook;
-        let mut discoverers = Bitboard::EMPTY;
-        let mut screens = Bitboard::EMPTY;
-        for s in pos.pieces(us, PieceKind::Rook) & lines {
-            let b = attacks::between(ksq, s) & occ;
-            if !b.more_than_one() {
-                discoverers |= b;
-            }
-        }
-        for s in pos.pieces(us, PieceKind::Cannon) & lines {
-            let line = attacks::between(ksq, s);
-            let b = line & occ;
-            match b.count() {
-                0 => screens |= line,
-                2 => discoverers |= b,
-                _ => {}
-            }
-        }
-        let horses = pos.pieces(us, PieceKind::Horse);
-        if horses.any() {
-            for (leg, from) in attacks::horse_attack_legs(ksq) {
-                if (from & horses).any() {
-                    discoverers |= leg & occ;
-                }
-            }
-        }
+        // Our king never checks (facing kings is illegal for the mover, not a check).
+        let (discoverers, screens) = pos.king_guards(us, ksq, pos.pieces(us, PieceKind::Rook));
         CheckInfo {
             ksq,
             lines,

@@ -82,23 +82,24 @@ const NON_KING: [PieceKind; 6] = [
 ];
 
 impl Position {
-    /// Own pieces whose departure could expose the king, and empty points where a piece of
-    /// ours would become a cannon's screen against our king.
+    /// What guards the king on `ksq` from `by`'s pieces: the pieces (of either colour) whose
+    /// departure would open an attack on it — the lone piece between it and one of `sliders`
+    /// (rook-like attackers), either of the two between it and a cannon, a horse's leg — and
+    /// the empty points where a piece would become a cannon's only screen. Shared by legality
+    /// (our king, `by` the enemy) and the check table (the enemy king, `by` us).
     #[inline(always)]
-    fn blockers_and_screens(&self, us: Color, ksq: Square) -> (Bitboard, Bitboard) {
-        let them = !us;
+    pub(super) fn king_guards(&self, by: Color, ksq: Square, sliders: Bitboard) -> (Bitboard, Bitboard) {
         let occ = self.occupied();
         let lines = attacks::rook_lines(ksq);
         let mut blockers = Bitboard::EMPTY;
         let mut screens = Bitboard::EMPTY;
-        let rooks = (self.pieces(them, PieceKind::Rook) | self.pieces(them, PieceKind::King)) & lines;
-        for s in rooks {
+        for s in sliders & lines {
             let b = attacks::between(ksq, s) & occ;
             if b.any() && !b.more_than_one() {
                 blockers |= b;
             }
         }
-        for s in self.pieces(them, PieceKind::Cannon) & lines {
+        for s in self.pieces(by, PieceKind::Cannon) & lines {
             let line = attacks::between(ksq, s);
             let b = line & occ;
             match b.count() {
@@ -107,7 +108,7 @@ impl Position {
                 _ => {}
             }
         }
-        let horses = self.pieces(them, PieceKind::Horse);
+        let horses = self.pieces(by, PieceKind::Horse);
         if horses.any() {
             for (leg, from) in attacks::horse_attack_legs(ksq) {
                 if (from & horses).any() {
@@ -115,6 +116,17 @@ impl Position {
                 }
             }
         }
+        (blockers, screens)
+    }
+
+    /// Own pieces whose departure could expose the king, and empty points where a piece of
+    /// ours would become a cannon's screen against our king (the enemy king counts as a rook:
+    /// the kings may not face each other).
+    #[inline(always)]
+    fn blockers_and_screens(&self, us: Color, ksq: Square) -> (Bitboard, Bitboard) {
+        let them = !us;
+        let sliders = self.pieces(them, PieceKind::Rook) | self.pieces(them, PieceKind::King);
+        let (blockers, screens) = self.king_guards(them, ksq, sliders);
         (blockers & self.color_bb(us), screens)
     }
 
