@@ -281,8 +281,28 @@ fn perpetual_check_loses_at_the_third_occurrence() {
 fn second_occurrence_is_not_yet_a_verdict() {
     let pos = play(ROOK_CHECKS, &cycled("a0a9", "d9d8 a9a8 d8d9 a8a9", 1));
     assert_eq!(rules::outcome(&pos), Outcome::Ongoing);
-    // The search already scores the two-fold repetition by the same classification.
-    assert_eq!(rules::repetition(&pos), Some(RepetitionVerdict::Win(Color::Black)));
+    // The search already scores the two-fold repetition by the same classification when
+    // the earlier occurrence lies inside its tree (the root 5 plies back, the cycle 4)...
+    assert_eq!(rules::repetition(&pos, 5), Some(RepetitionVerdict::Win(Color::Black)));
+    // ...but not when it lies at or before the root: the opponent may still leave the cycle.
+    assert_eq!(rules::repetition(&pos, 4), None);
+    assert_eq!(rules::repetition(&pos, 1), None);
+}
+
+#[test]
+fn a_cycle_begun_before_the_root_is_judged_at_the_third_occurrence() {
+    let pos = play(ROOK_CHECKS, &cycled("a0a9", "d9d8 a9a8 d8d9 a8a9", 2));
+    // Both earlier occurrences before the root: the game's own verdict.
+    assert_eq!(rules::repetition(&pos, 1), Some(RepetitionVerdict::Win(Color::Black)));
+    assert_eq!(rules::repetition(&pos, 4), Some(RepetitionVerdict::Win(Color::Black)));
+    // A plain repetition that began before the root: a draw only at the third occurrence.
+    let two = play("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1", "a0a1 d9d8 a1a0 d8d9");
+    assert_eq!(rules::repetition(&two, 2), None);
+    let three = play(
+        "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1",
+        "a0a1 d9d8 a1a0 d8d9 a0a1 d9d8 a1a0 d8d9",
+    );
+    assert_eq!(rules::repetition(&three, 2), Some(RepetitionVerdict::Draw));
 }
 
 #[test]
@@ -433,18 +453,23 @@ fn insufficient_material_is_a_draw() {
 
 #[test]
 fn search_repetition_is_none_without_a_repeat_and_stops_at_null_moves() {
+    // The root at the FEN: every earlier occurrence lies inside the tree.
+    let root = usize::MAX;
     let mut pos = play(ROOK_CHECKS, "a0a9 d9d8 a9a8");
-    assert_eq!(rules::repetition(&pos), None);
+    assert_eq!(rules::repetition(&pos, root), None);
     pos.make_move(Move::parse("d8d9").unwrap());
     pos.make_move(Move::parse("a8a9").unwrap());
-    assert_eq!(rules::repetition(&pos), Some(RepetitionVerdict::Win(Color::Black)));
+    assert_eq!(
+        rules::repetition(&pos, root),
+        Some(RepetitionVerdict::Win(Color::Black))
+    );
     // A plain repetition (no checks, no chases) is a draw in the tree too.
     let mut pos = play("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1", "a0a1 d9d8 a1a0 d8d9");
-    assert_eq!(rules::repetition(&pos), Some(RepetitionVerdict::Draw));
+    assert_eq!(rules::repetition(&pos, root), Some(RepetitionVerdict::Draw));
     // After a null move the earlier occurrences do not count.
     pos.make_null();
     pos.make_null();
-    assert_eq!(rules::repetition(&pos), None);
+    assert_eq!(rules::repetition(&pos, root), None);
 }
 
 #[test]
@@ -506,7 +531,7 @@ fn outcome_subcommand_prints_the_verdict() {
 /// A full-width walk that calls `repetition` at every node when `probe` is set (as a search
 /// would), returning the nodes visited and the repetitions found.
 fn walk(pos: &mut Position, depth: u32, probe: bool, found: &mut u64) -> u64 {
-    if probe && depth < 4 && rules::repetition(pos).is_some() {
+    if probe && depth < 4 && rules::repetition(pos, usize::MAX).is_some() {
         *found += 1;
         return 1;
     }

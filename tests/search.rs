@@ -105,7 +105,7 @@ fn perpetual_check_loss_is_avoided() {
     let (pos, repeat) = perpetual_setup();
     let mut after = pos.clone();
     after.make_move(repeat);
-    let verdict = repetition(&after);
+    let verdict = repetition(&after, 1);
     let mut searcher = Searcher::new(16, 1);
     let limits = Limits {
         depth: Some(7),
@@ -377,4 +377,31 @@ fn clock_search_stays_within_its_share() {
     let r = searcher.search(&pos, &limits, &Control::default(), &mut Silent);
     assert!(t.elapsed() < Duration::from_millis(1000), "{:?}", t.elapsed());
     assert!(r.depth >= 3 && r.best.is_some());
+}
+
+#[test]
+fn a_repetition_the_opponent_can_still_leave_is_no_rule_win() {
+    use chariot::search::DECISIVE_BOUND;
+    // Red's rook has checked Black's king a9/a8 against d9/d8 once round the cycle: the
+    // position after a0a9 stands for the second time, Black to move (d9d8 is forced). The
+    // answer repeats a position for the second time, but Red may still stop checking, so
+    // this is no win by perpetual check for Black (a bare king against a rook is lost).
+    let mut pos = fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1");
+    for m in ["a0a9", "d9d8", "a9a8", "d8d9", "a8a9"] {
+        let mv = pos.parse_move(m).unwrap_or_else(|e| panic!("setup move {m}: {e}"));
+        pos.make_move(mv);
+    }
+    let mut searcher = Searcher::new(16, 1);
+    for depth in 1..=6 {
+        let limits = Limits {
+            depth: Some(depth),
+            ..Default::default()
+        };
+        let r = searcher.search(&pos, &limits, &Control::default(), &mut Silent);
+        assert!(
+            r.score < DECISIVE_BOUND,
+            "depth {depth}: score {} claims a rule win",
+            r.score
+        );
+    }
 }

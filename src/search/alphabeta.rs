@@ -551,7 +551,7 @@ impl<'a> Worker<'a> {
     /// Scores of the game rules at an inner node: repetition and the 60-move rule.
     #[inline]
     fn rules(&self, ply: usize) -> Option<i32> {
-        if let Some(verdict) = repetition(&self.pos) {
+        if let Some(verdict) = repetition(&self.pos, ply) {
             return Some(self.rule_score(verdict, ply));
         }
         if self.pos.rule60() >= 120 {

@@ -339,7 +339,7 @@ fn root_moves(pos: &Position, limits: &Limits) -> Vec<Move> {
         .map(|m| {
             let gain = see::see(&p, m);
             p.make_move(m);
-            let loses = matches!(repetition(&p), Some(RepetitionVerdict::Win(c)) if c == p.side_to_move());
+            let loses = matches!(repetition(&p, 1), Some(RepetitionVerdict::Win(c)) if c == p.side_to_move());
             p.unmake_move();
             (if loses { -100_000 } else { gain }, m)
         })

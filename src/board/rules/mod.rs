@@ -57,7 +57,8 @@
 //!
 //! In the search tree, [`repetition`] scores a position already seen once since the last
 //! capture (two-fold) by the same classification over the cycle from its latest earlier
-//! occurrence. Both scans stop at a null move. The classification replays the cycle
+//! occurrence, when that occurrence lies inside the tree; one seen only before the search's
+//! root is judged at its third occurrence, as the game is. Both scans stop at a null move. The classification replays the cycle
 //! backwards on a stack copy of the board, so neither function allocates.
 
 mod cycle;
@@ -219,16 +220,25 @@ pub enum RepetitionVerdict {
     Win(Color),
 }
 
-/// For the search: if the current position occurred before (same key, same side to move)
-/// since the last capture and after the last null move, the verdict on the cycle between
-/// its latest earlier occurrence and now (two-fold is enough in the tree).
+/// For the search, `ply` plies below its root: the verdict on a repeated position (same key,
+/// same side to move, since the last capture and after the last null move), or `None`.
+///
+/// Inside the tree two-fold is enough: when the latest earlier occurrence lies strictly
+/// after the root, the cycle between it and now is judged (the side that chose to repeat
+/// could have done otherwise, so the repetition is as good as final). An earlier occurrence
+/// at or before the root is the game's history, which the opponent may still leave: then the
+/// position is judged only at its third occurrence, over both cycles, as the game is (and as
+/// Stockfish's `is_draw` does). So no search reports a rule result that can still be avoided.
 ///
 /// Cheap when there is no repetition: one key comparison every other ply back to the last
 /// capture, no allocation. Only a found repetition replays the cycle (on a stack copy of the
 /// board, still without allocating).
 #[inline]
-pub fn repetition(pos: &Position) -> Option<RepetitionVerdict> {
-    let span = earlier_occurrence(pos, 1)?;
+pub fn repetition(pos: &Position, ply: usize) -> Option<RepetitionVerdict> {
+    let mut span = earlier_occurrence(pos, 1)?;
+    if span >= ply {
+        span = earlier_occurrence(pos, 2)?;
+    }
     Some(match judge_cycle(pos, span) {
         CycleVerdict::Draw => RepetitionVerdict::Draw,
         CycleVerdict::Win(winner, _) => RepetitionVerdict::Win(winner),
