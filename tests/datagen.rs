@@ -1,6 +1,7 @@
 //! `chariot datagen`: the records of generated games replay to legal positions with the stated
-//! result, the file format round-trips, a torn tail is read up to the last whole chunk (and cut
-//! off before appending), and a corrupt file is refused with an error naming the fault.
+//! result, both file formats round-trip (and convert into each other losslessly), a torn tail
+//! is read up to the last whole chunk (and cut off before appending), and a corrupt file is
+//! refused with an error naming the fault.
 
 use chariot::board::rules::{self, Outcome};
 use chariot::board::Position;
@@ -37,11 +38,18 @@ fn config(out: &Path, extra: &[&str]) -> Config {
     Config::from_args(&Wrap::parse_from(argv).a).unwrap()
 }
 
-/// Generates a few small games into `path`.
+/// Generates a few small games into `path`, as whole 40-byte records (format version 1).
 fn small_set(path: &Path, games: &str, seed: &str) -> chariot::tools::datagen::Summary {
+    small_set_in(path, games, seed, "v1")
+}
+
+/// Generates a few small games into `path` in `format`.
+fn small_set_in(path: &Path, games: &str, seed: &str, format: &str) -> chariot::tools::datagen::Summary {
     let cfg = config(
         path,
         &[
+            "--format",
+            format,
             "--nodes",
             "300",
             "--start-nodes",
@@ -311,4 +319,132 @@ fn the_evaluation_flags_choose_what_plays_the_games() {
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(stderr.contains("--eval-file"), "{stderr}");
     assert!(!out.exists(), "a refused run writes nothing");
+}
+
+#[test]
+fn compact_games_read_back_as_the_same_records_in_under_four_bytes_a_position() {
+    let v1 = temp_path("same-v1.bin");
+    let compact = temp_path("same-compact.bin");
+    let a = small_set_in(&v1, "4", "21", "v1");
+    let b = small_set_in(&compact, "4", "21", "compact");
+    assert_eq!(
+        (a.games, a.positions),
+        (b.games, b.positions),
+        "the same seed plays the same games"
+    );
+    let (d1, d2) = (format::read_file(&v1).unwrap(), format::read_file(&compact).unwrap());
+    // Two threads finish the games in either order: compare them game by game.
+    let games = |d: &format::DataFile| {
+        let mut g: Vec<Vec<[u8; RECORD_SIZE]>> = (0..d.chunks())
+            .map(|c| d.chunk(c).iter().map(|r| r.0).collect())
+            .collect();
+        g.sort();
+        g
+    };
+    assert!(games(&d1) == games(&d2), "both formats hold the same games");
+    let size = std::fs::metadata(&compact).unwrap().len();
+    assert_eq!(size, b.bytes, "the summary counts the bytes written");
+    assert!(
+        (size as f64) < 4.0 * b.positions as f64,
+        "{size} bytes for {} positions",
+        b.positions
+    );
+    assert_eq!(std::fs::metadata(&v1).unwrap().len(), a.bytes);
+    // A file may mix the two: the compact games appended to the v1 file.
+    let mut mixed = std::fs::read(&v1).unwrap();
+    mixed.extend_from_slice(&std::fs::read(&compact).unwrap());
+    let m = format::parse(&mixed).unwrap();
+    assert_eq!(m.chunks(), 8);
+    assert!(m.records[..d1.records.len()] == d1.records[..]);
+    assert!(m.records[d1.records.len()..] == d2.records[..]);
+}
+
+#[test]
+fn convert_turns_each_format_into_the_other_byte_for_byte() {
+    let v1 = temp_path("conv-v1.bin");
+    small_set_in(&v1, "3", "31", "v1");
+    let compact = temp_path("conv-compact.bin");
+    let back = temp_path("conv-back.bin");
+    let run = |input: &Path, out: &Path, fmt: &str| {
+        Command::new(CHARIOT)
+            .args([
+                "datagen",
+                "--convert",
+                input.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .args(["--format", fmt])
+            .output()
+            .unwrap()
+    };
+    let o = run(&v1, &compact, "compact");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("converted 3 games") && err.contains("bytes a position"),
+        "{err}"
+    );
+    let o = run(&compact, &back, "v1");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(std::fs::read(&back).unwrap(), std::fs::read(&v1).unwrap());
+    // Converting a file onto itself, or a file that is no data file, is one clear error.
+    let o = run(&v1, &v1, "compact");
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("same file"));
+    let junk = temp_path("conv-junk.bin");
+    std::fs::write(&junk, b"CHDG but nothing else of a chunk, and more junk").unwrap();
+    let o = run(&junk, &temp_path("conv-none.bin"), "compact");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && !err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn records_that_are_no_chain_of_play_split_into_chunks_losslessly() {
+    // Two unrelated games' records in one v1 chunk: the compact encoder starts a new chunk
+    // where the chain breaks, and the records read back the same.
+    let path = temp_path("chain.bin");
+    small_set_in(&path, "2", "41", "v1");
+    let d = format::read_file(&path).unwrap();
+    let bytes = format::encode_game(&d.records, format::Format::Compact).unwrap();
+    let back = format::parse(&bytes).unwrap();
+    assert_eq!(back.records, d.records);
+    assert_eq!(back.chunks(), 2);
+}
+
+#[test]
+fn a_corrupt_compact_chunk_is_refused_naming_the_fault() {
+    let path = temp_path("corrupt-compact.bin");
+    small_set_in(&path, "2", "51", "compact");
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(u16::from_le_bytes([bytes[4], bytes[5]]), format::VERSION_COMPACT);
+    let body_len = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+    let first_end = HEADER_SIZE + body_len;
+    // A flipped byte: the checksum catches it.
+    let mut b = bytes.clone();
+    b[HEADER_SIZE + 20] ^= 0x01;
+    assert!(matches!(format::parse(&b), Err(DataError::Checksum { offset: 0, .. })));
+    // A move index past the legal moves, checksum fixed: named with its ply.
+    let mut b = bytes.clone();
+    let pieces = u128::from_le_bytes({
+        let mut o = [0u8; 16];
+        o[..12].copy_from_slice(&b[HEADER_SIZE + 4..HEADER_SIZE + 16]);
+        o
+    })
+    .count_ones() as usize;
+    b[HEADER_SIZE + 16 + pieces.div_ceil(2)] = 250;
+    let sum = format::fnv1a(&b[HEADER_SIZE..first_end]);
+    b[12..16].copy_from_slice(&sum.to_le_bytes());
+    let e = format::parse(&b).unwrap_err();
+    assert!(matches!(e, DataError::Compact { offset: 0, .. }), "{e:?}");
+    assert!(e.to_string().contains("ply 0: move index 250"), "{e}");
+    // More positions declared than the body holds.
+    let mut b = bytes.clone();
+    let count = u16::from_le_bytes([b[6], b[7]]);
+    b[6..8].copy_from_slice(&(count + 1).to_le_bytes());
+    assert!(format::parse(&b).unwrap_err().to_string().contains("ends early"));
+    // A torn compact chunk at the end is a torn tail, not an error.
+    let d = format::parse(&bytes[..bytes.len() - 3]).unwrap();
+    assert_eq!(d.chunks(), 1);
+    assert!(d.torn_tail.unwrap().contains(&format!("byte {first_end}")));
 }

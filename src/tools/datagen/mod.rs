@@ -22,7 +22,7 @@ use crate::eval::nnue::Network;
 use crate::search::{Control, Limits, Searcher, Silent, DECISIVE_BOUND};
 use crate::tools::matches::openings::{self, Opening};
 use anyhow::{anyhow, bail, Context};
-use format::{GameResult, Record};
+use format::{Format, GameResult, Record};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::io::Write;
@@ -99,6 +99,14 @@ pub struct DatagenArgs {
     /// Play with this net file instead of the embedded net.
     #[arg(long, value_name = "FILE")]
     pub eval_file: Option<String>,
+    /// How games are written: `compact` (a start position, then a move index and a score
+    /// delta per ply, about 3 bytes a position) or `v1` (40-byte records).
+    #[arg(long, value_enum, default_value_t = Format::Compact)]
+    pub format: Format,
+    /// Play nothing: re-encode the games of this data file (either format) into --out in
+    /// --format, appending, and check that they read back as the same records.
+    #[arg(long, value_name = "FILE")]
+    pub convert: Option<PathBuf>,
 }
 
 /// The settings of a run, checked.
@@ -122,6 +130,7 @@ pub struct Config {
     pub max_plies: u32,
     pub hash: usize,
     pub progress: Duration,
+    pub format: Format,
     /// The net the games are played with (`None`: the hand-crafted evaluation).
     pub net: Option<Arc<Network>>,
 }
@@ -196,6 +205,7 @@ impl Config {
             max_plies: a.max_plies.min(u16::MAX as u32),
             hash: a.hash.max(1),
             progress: Duration::from_secs(a.progress_secs.max(1)),
+            format: a.format,
             net: super::network_from_flags(a.eval_file.as_deref(), a.hce)?,
         })
     }
@@ -370,11 +380,16 @@ pub struct Summary {
     pub adjudicated_draws: u64,
     pub max_plies: u64,
     pub rejected_starts: u64,
+    /// Bytes appended to the file.
+    pub bytes: u64,
     pub elapsed: Duration,
 }
 
 /// Runs `chariot datagen`.
 pub fn run(args: &DatagenArgs) -> anyhow::Result<()> {
+    if let Some(input) = &args.convert {
+        return convert(input, &args.out, args.format, &mut std::io::stderr());
+    }
     let cfg = Config::from_args(args)?;
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let mut err = std::io::stderr();
@@ -382,6 +397,71 @@ pub fn run(args: &DatagenArgs) -> anyhow::Result<()> {
     if INTERRUPTED.load(Ordering::SeqCst) {
         eprintln!("datagen: interrupted; the games in progress were dropped, the file holds only whole games");
     }
+    Ok(())
+}
+
+/// `--convert`: appends the games of `input` to `out` in `format`, then reads `out` back and
+/// checks that the appended part holds exactly the input's records.
+pub fn convert(
+    input: &std::path::Path,
+    out: &std::path::Path,
+    format: Format,
+    log: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let data = format::read_file(input).map_err(|e| anyhow!("{e}"))?;
+    if let Some(t) = &data.torn_tail {
+        writeln!(
+            log,
+            "datagen: warning: {} ends in a torn chunk ({t}); it is ignored",
+            input.display()
+        )?;
+    }
+    if std::fs::canonicalize(input).ok() == std::fs::canonicalize(out).ok() {
+        bail!("--convert and --out name the same file");
+    }
+    let (before, cut) = format::repair_tail(out).map_err(|e| anyhow!("{e}"))?;
+    if let Some(cut) = cut {
+        writeln!(
+            log,
+            "datagen: warning: {} ended in a torn chunk ({cut}); cut it off",
+            out.display()
+        )?;
+    }
+    let start_len = std::fs::metadata(out).map_or(0, |m| m.len());
+    let mut bytes = Vec::new();
+    for c in 0..data.chunks() {
+        let game = format::encode_game(data.chunk(c), format)
+            .map_err(|e| anyhow!("{}: game {} (chunk {c}): {e}", input.display(), c + 1))?;
+        bytes.extend_from_slice(&game);
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out)
+        .with_context(|| format!("cannot open {} for appending", out.display()))?;
+    file.write_all(&bytes)
+        .and_then(|_| file.flush())
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    let back = format::read_file(out).map_err(|e| anyhow!("reading back {}: {e}", out.display()))?;
+    if back.records.len() != before + data.records.len() || back.records[before..] != data.records[..] {
+        bail!(
+            "{} does not read back as the records of {} (a bug: please report it)",
+            out.display(),
+            input.display()
+        );
+    }
+    let n = data.records.len().max(1) as f64;
+    writeln!(
+        log,
+        "datagen: converted {} games, {} positions from {} into {} ({:?}): {} bytes, {:.2} bytes a position",
+        data.chunks(),
+        data.records.len(),
+        input.display(),
+        out.display(),
+        format,
+        back.valid_len - start_len,
+        (back.valid_len - start_len) as f64 / n
+    )?;
     Ok(())
 }
 
@@ -472,9 +552,12 @@ pub fn generate(cfg: &Config, stop: &AtomicBool, log: &mut dyn Write) -> anyhow:
                         continue;
                     }
                     if !g.records.is_empty() {
-                        if let Err(e) = format::write_chunk(&mut file, &g.records) {
-                            halt.store(true, Ordering::Relaxed);
-                            return Err(anyhow!("cannot write {}: {e}", cfg.out.display()));
+                        match format::write_game(&mut file, &g.records, cfg.format) {
+                            Ok(n) => sum.bytes += n as u64,
+                            Err(e) => {
+                                halt.store(true, Ordering::Relaxed);
+                                return Err(anyhow!("cannot write {}: {e}", cfg.out.display()));
+                            }
                         }
                     }
                     sum.games += 1;
@@ -512,9 +595,11 @@ pub fn generate(cfg: &Config, stop: &AtomicBool, log: &mut dyn Write) -> anyhow:
     writeln!(log, "{}", progress_line(cfg, &sum, sum.elapsed, None))?;
     writeln!(
         log,
-        "datagen: done: {} games, {} positions in {}; Red {} draws {} Black {}; resigned {}, adjudicated draws {}, at the ply cap {}; starts rejected {}",
+        "datagen: done: {} games, {} positions written ({} bytes, {:.2} a position) in {}; Red {} draws {} Black {}; resigned {}, adjudicated draws {}, at the ply cap {}; starts rejected {}",
         sum.games,
         sum.positions,
+        sum.bytes,
+        sum.bytes as f64 / sum.positions.max(1) as f64,
         fmt_duration(sum.elapsed),
         sum.results[0],
         sum.results[1],
@@ -548,7 +633,7 @@ fn progress_line(cfg: &Config, s: &Summary, elapsed: Duration, recent: Option<f6
     let avg = s.positions.checked_div(s.games).unwrap_or(0);
     let recent = recent.map_or_else(String::new, |r| format!(" ({r:.0} in the last interval)"));
     format!(
-        "datagen: {} games {} positions ({avg}/game) {:.0} positions/s{recent}, elapsed {}, ETA {eta}; Red {} draws {} Black {}",
+        "datagen: {} games {} positions written ({avg}/game) {:.0} positions/s{recent}, elapsed {}, ETA {eta}; Red {} draws {} Black {}",
         s.games,
         s.positions,
         pps,

@@ -1,10 +1,13 @@
 //! The training-data file `chariot datagen` writes and `chariot train` reads.
 //!
 //! A file is a sequence of chunks, nothing else (so appending a run to a file is just more
-//! chunks). Each chunk holds the records of one finished game: a 16-byte header, then `count`
-//! records of 40 bytes. All integers are little-endian.
+//! chunks). Each chunk holds the records of one finished game: a 16-byte header, then the
+//! body. All integers are little-endian. Two versions of chunk exist, and one file may mix
+//! them: version 1 stores every record whole (40 bytes), version 2 ([`compact`], about 2–3
+//! bytes a position) stores the game's first position and per ply the move and the score's
+//! change. Both decode to the same records.
 //!
-//! Chunk header:
+//! Version-1 chunk header (version 2's is in [`compact`]):
 //!
 //! | offset | type    | field                                                          |
 //! |--------|---------|----------------------------------------------------------------|
@@ -30,6 +33,8 @@
 //! a torn last chunk; [`read_file`] reads up to the last whole chunk and warns about the rest,
 //! and [`repair_tail`] cuts such a tail off before a run appends to the file.
 
+pub mod compact;
+
 use crate::board::{board_field, Position};
 use crate::core::{Color, Move, Piece, PieceKind, Square};
 use std::fmt;
@@ -38,8 +43,10 @@ use std::path::Path;
 
 /// The chunk magic.
 pub const MAGIC: [u8; 4] = *b"CHDG";
-/// The format version.
+/// The version of chunks that hold whole records.
 pub const VERSION: u16 = 1;
+/// The version of compact chunks ([`compact`]).
+pub const VERSION_COMPACT: u16 = 2;
 /// Bytes in one record.
 pub const RECORD_SIZE: usize = 40;
 /// Bytes in one chunk header.
@@ -73,7 +80,7 @@ impl GameResult {
         self as u8 as f32 / 2.0
     }
 
-    fn from_u8(v: u8) -> Option<GameResult> {
+    pub(crate) fn from_u8(v: u8) -> Option<GameResult> {
         match v {
             0 => Some(GameResult::BlackWin),
             1 => Some(GameResult::Draw),
@@ -352,7 +359,17 @@ pub fn fnv1a(bytes: &[u8]) -> u32 {
     h
 }
 
-/// The bytes of one chunk (header and records).
+/// How `chariot datagen` writes its games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Version 1: every record whole, 40 bytes.
+    V1,
+    /// Version 2: the game's first position, then per ply a move index and a score delta.
+    #[default]
+    Compact,
+}
+
+/// The bytes of one version-1 chunk (header and records).
 pub fn encode_chunk(records: &[Record]) -> Vec<u8> {
     debug_assert!(!records.is_empty() && records.len() <= MAX_CHUNK_RECORDS);
     let mut body = Vec::with_capacity(records.len() * RECORD_SIZE);
@@ -369,13 +386,45 @@ pub fn encode_chunk(records: &[Record]) -> Vec<u8> {
     out
 }
 
-/// Appends one chunk with a single write and flushes it.
-pub fn write_chunk(out: &mut impl Write, records: &[Record]) -> std::io::Result<()> {
-    // A game longer than a chunk holds is split; each part is still one whole chunk.
-    for part in records.chunks(MAX_CHUNK_RECORDS) {
-        out.write_all(&encode_chunk(part))?;
+/// The bytes of a game's records in `format`: one chunk, or more where a game is longer than
+/// a chunk holds (or, for [`Format::Compact`], where the records are not one chain of play).
+pub fn encode_game(records: &[PackedRecord], format: Format) -> Result<Vec<u8>, compact::CompactError> {
+    let mut out = Vec::new();
+    match format {
+        Format::V1 => {
+            for part in records.chunks(MAX_CHUNK_RECORDS) {
+                let decoded: Vec<Record> = part
+                    .iter()
+                    .map(|p| Record::decode(&p.0))
+                    .collect::<Result<_, _>>()
+                    .map_err(compact::CompactError::Record)?;
+                out.extend_from_slice(&encode_chunk(&decoded));
+            }
+        }
+        Format::Compact => {
+            let mut rest = records;
+            while !rest.is_empty() {
+                let (taken, body) = compact::encode(rest)?;
+                out.extend_from_slice(&MAGIC);
+                out.extend_from_slice(&VERSION_COMPACT.to_le_bytes());
+                out.extend_from_slice(&(taken as u16).to_le_bytes());
+                out.extend_from_slice(&(body.len() as u32).to_le_bytes());
+                out.extend_from_slice(&fnv1a(&body).to_le_bytes());
+                out.extend_from_slice(&body);
+                rest = &rest[taken..];
+            }
+        }
     }
-    out.flush()
+    Ok(out)
+}
+
+/// Appends one game in `format` with a single write and flushes it; returns the bytes written.
+pub fn write_game(out: &mut impl Write, records: &[Record], format: Format) -> std::io::Result<usize> {
+    let packed: Vec<PackedRecord> = records.iter().map(|r| PackedRecord(r.encode())).collect();
+    let bytes = encode_game(&packed, format).map_err(std::io::Error::other)?;
+    out.write_all(&bytes)?;
+    out.flush()?;
+    Ok(bytes.len())
 }
 
 /// A fault that stops reading a file.
@@ -407,6 +456,11 @@ pub enum DataError {
         offset: u64,
         error: RecordError,
     },
+    /// A compact chunk's body does not decode.
+    Compact {
+        offset: u64,
+        error: compact::CompactError,
+    },
 }
 
 impl fmt::Display for DataError {
@@ -422,7 +476,7 @@ impl fmt::Display for DataError {
             DataError::Version { offset, version } => {
                 write!(
                     f,
-                    "chunk at byte {offset} has version {version}, this build reads version {VERSION}"
+                    "chunk at byte {offset} has version {version}, this build reads versions {VERSION} and {VERSION_COMPACT}"
                 )
             }
             DataError::RecordSize { offset, size } => {
@@ -446,6 +500,7 @@ impl fmt::Display for DataError {
                 "chunk at byte {offset}: checksum {stored:#010x} stored, {computed:#010x} computed (corrupt data)"
             ),
             DataError::Record { offset, error } => write!(f, "bad record at byte {offset}: {error}"),
+            DataError::Compact { offset, error } => write!(f, "compact chunk at byte {offset}: {error}"),
         }
     }
 }
@@ -498,22 +553,39 @@ pub fn parse(bytes: &[u8]) -> Result<DataFile, DataError> {
             return Err(DataError::Magic { offset: o });
         }
         let version = u16::from_le_bytes([rest[4], rest[5]]);
-        if version != VERSION {
-            return Err(DataError::Version { offset: o, version });
-        }
-        let size = u16::from_le_bytes([rest[6], rest[7]]);
-        if size as usize != RECORD_SIZE {
-            return Err(DataError::RecordSize { offset: o, size });
-        }
-        let count = u32::from_le_bytes([rest[8], rest[9], rest[10], rest[11]]);
-        if count == 0 || count as usize > MAX_CHUNK_RECORDS {
-            return Err(DataError::Count { offset: o, count });
-        }
-        let stored = u32::from_le_bytes([rest[12], rest[13], rest[14], rest[15]]);
-        let body_len = count as usize * RECORD_SIZE;
+        let (count, body_len, stored) = match version {
+            VERSION => {
+                let size = u16::from_le_bytes([rest[6], rest[7]]);
+                if size as usize != RECORD_SIZE {
+                    return Err(DataError::RecordSize { offset: o, size });
+                }
+                let count = u32::from_le_bytes([rest[8], rest[9], rest[10], rest[11]]);
+                if count == 0 || count as usize > MAX_CHUNK_RECORDS {
+                    return Err(DataError::Count { offset: o, count });
+                }
+                (
+                    count as usize,
+                    count as usize * RECORD_SIZE,
+                    u32::from_le_bytes([rest[12], rest[13], rest[14], rest[15]]),
+                )
+            }
+            VERSION_COMPACT => {
+                let count = u16::from_le_bytes([rest[6], rest[7]]);
+                if count == 0 {
+                    return Err(DataError::Count { offset: o, count: 0 });
+                }
+                let len = u32::from_le_bytes([rest[8], rest[9], rest[10], rest[11]]) as usize;
+                (
+                    count as usize,
+                    len,
+                    u32::from_le_bytes([rest[12], rest[13], rest[14], rest[15]]),
+                )
+            }
+            _ => return Err(DataError::Version { offset: o, version }),
+        };
         if rest.len() < HEADER_SIZE + body_len {
             out.torn_tail = Some(format!(
-                "a chunk at byte {o} of {count} records has {} of its {body_len} record bytes",
+                "a chunk at byte {o} of {count} positions has {} of its {body_len} body bytes",
                 rest.len() - HEADER_SIZE
             ));
             break;
@@ -528,14 +600,18 @@ pub fn parse(bytes: &[u8]) -> Result<DataFile, DataError> {
             });
         }
         out.chunk_starts.push(out.records.len());
-        for (i, rb) in body.chunks_exact(RECORD_SIZE).enumerate() {
-            let mut a = [0u8; RECORD_SIZE];
-            a.copy_from_slice(rb);
-            Record::decode(&a).map_err(|error| DataError::Record {
-                offset: o + (HEADER_SIZE + i * RECORD_SIZE) as u64,
-                error,
-            })?;
-            out.records.push(PackedRecord(a));
+        if version == VERSION {
+            for (i, rb) in body.chunks_exact(RECORD_SIZE).enumerate() {
+                let mut a = [0u8; RECORD_SIZE];
+                a.copy_from_slice(rb);
+                Record::decode(&a).map_err(|error| DataError::Record {
+                    offset: o + (HEADER_SIZE + i * RECORD_SIZE) as u64,
+                    error,
+                })?;
+                out.records.push(PackedRecord(a));
+            }
+        } else {
+            compact::decode(body, count, &mut out.records).map_err(|error| DataError::Compact { offset: o, error })?;
         }
         off += HEADER_SIZE + body_len;
         out.valid_len = off as u64;
