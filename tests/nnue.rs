@@ -7,28 +7,31 @@ mod common;
 
 use chariot::board::Position;
 use chariot::core::Move;
-use chariot::eval::nnue::{self, net, AccumulatorStack, Backend, Lane, NetError, Network};
+use chariot::eval::nnue::{self, net, AccumulatorStack, Backend, Lane, Layout, NetError, Network};
 use common::rng::Rng;
 use common::Engine;
 use std::path::PathBuf;
 
 /// A net with weights anywhere in the given ranges (wide ranges make the wrapping sums wrap).
-fn random_net(rng: &mut Rng, hidden: usize, ft: i32, out: i32) -> Network {
-    let ftw: Vec<i16> = (0..net::INPUTS * hidden).map(|_| rng.i16_in(-ft, ft)).collect();
+fn random_net(rng: &mut Rng, layout: Layout, hidden: usize, ft: i32, out: i32) -> Network {
+    let ftw: Vec<i16> = (0..layout.inputs() * hidden).map(|_| rng.i16_in(-ft, ft)).collect();
     let bias: Vec<i16> = (0..hidden).map(|_| rng.i16_in(-ft, 4 * ft)).collect();
     let ow: Vec<i16> = (0..2 * hidden).map(|_| rng.i16_in(-out, out)).collect();
     let ob = rng.below(200_001) as i32 - 100_000;
-    Network::from_parts(hidden, 400, &ftw, &bias, &ow, ob).expect("valid parts")
+    Network::from_parts(layout, hidden, 400, &ftw, &bias, &ow, ob).expect("valid parts")
 }
 
 fn nets() -> Vec<Network> {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     vec![
         nnue::embedded().expect("embedded net"),
-        random_net(&mut rng, 16, 64, 127),
-        random_net(&mut rng, 32, 2000, 127),
+        random_net(&mut rng, Layout::Flat, 16, 64, 127),
+        random_net(&mut rng, Layout::Flat, 32, 2000, 127),
         // Out of the trainer's ranges: i16 products and i32 sums wrap; still bit-identical.
-        random_net(&mut rng, 48, 30_000, 32_000),
+        random_net(&mut rng, Layout::Flat, 48, 30_000, 32_000),
+        // King buckets: every king move refreshes its side's perspective.
+        random_net(&mut rng, Layout::KingBuckets, 32, 2000, 127),
+        random_net(&mut rng, Layout::KingBuckets, 16, 30_000, 32_000),
     ]
 }
 
@@ -197,7 +200,7 @@ fn the_net_file_round_trips() {
     let mut rng = Rng(77);
     for net in nets() {
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), net::file_len(net.hidden()));
+        assert_eq!(bytes.len(), net::file_len(net.layout(), net.hidden()));
         let back = Network::from_bytes(&bytes).expect("reads back");
         assert_eq!(back, net);
         assert_eq!(back.to_bytes(), bytes);
@@ -275,9 +278,19 @@ fn bad_files(good: &[u8]) -> Vec<(&'static str, Vec<u8>, NetError)> {
         ),
         ("bad magic", magic, NetError::BadMagic { got: *b"NNUE" }),
         (
-            "version 2",
+            "version 3",
+            with_u32(good, 4, 3),
+            NetError::UnsupportedVersion { got: 3 },
+        ),
+        (
+            // A king-bucketed header on a flat net's payload.
+            "version 2 with flat inputs",
             with_u32(good, 4, 2),
-            NetError::UnsupportedVersion { got: 2 },
+            NetError::WrongArchitecture {
+                field: "inputs",
+                expected: "7560".into(),
+                got: 1260,
+            },
         ),
         (
             "wrong inputs",
@@ -302,7 +315,7 @@ fn bad_files(good: &[u8]) -> Vec<(&'static str, Vec<u8>, NetError)> {
             "hidden 512 on a 256 payload",
             with_u32(good, 12, 512),
             NetError::Truncated {
-                expected: net::file_len(512),
+                expected: net::file_len(Layout::Flat, 512),
                 got: len,
             },
         ),
@@ -371,7 +384,7 @@ fn run_engine(steps: &[Vec<String>]) -> Vec<Vec<String>> {
 fn protocol_bad_eval_file_changes_nothing() {
     let dir = temp_dir("protocol");
     let mut rng = Rng(5);
-    let other = random_net(&mut rng, 32, 64, 100);
+    let other = random_net(&mut rng, Layout::KingBuckets, 32, 64, 100);
     let good = dir.join("other.chnn");
     other.save(&good).expect("save");
     let mut files = Vec::new();

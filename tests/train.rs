@@ -84,7 +84,12 @@ fn training_lowers_the_loss_within_seconds() {
     assert!(d.train.len() > 500, "{} training positions", d.train.len());
     assert!(!d.valid.is_empty());
     let start = std::time::Instant::now();
-    let before = train::mean_loss(&chariot::tools::train::model::Net::random(32, a.seed), &d.train, &a, 2);
+    let before = train::mean_loss(
+        &chariot::tools::train::model::Net::random(a.arch.layout(), 32, a.seed),
+        &d.train,
+        &a,
+        2,
+    );
     let (net, reports) = train::train(&a, &mut d, &mut log).unwrap();
     let after = train::mean_loss(&net, &d.train, &a, 2);
     let log = String::from_utf8(log).unwrap();

@@ -3,14 +3,17 @@
 //!
 //! The stack is lazy: making a move only records its delta (moved piece, from, to, captured
 //! piece); an entry's accumulators are computed when an evaluation asks for them, from the
-//! nearest computed entry below, one delta at a time. Everything is allocated when the stack
-//! is built for a net; pushing, popping and evaluating never allocate.
+//! nearest computed entry below, one delta at a time, each perspective on its own. For a
+//! king-bucketed net a move of a side's king changes that side's whole view: if one lies
+//! between the nearest computed entry and the top, that perspective is computed afresh from
+//! the position instead (as Stockfish does). Everything is allocated when the stack is built
+//! for a net; pushing, popping and evaluating never allocate.
 
 use super::net::Network;
 use super::simd::{self, Backend, Lane};
-use super::{feature, output};
+use super::{feature, output, Layout, View};
 use crate::board::Position;
-use crate::core::{Color, Move, Piece};
+use crate::core::{Color, Move, Piece, PieceKind, Square};
 
 /// Entries the stack holds (the search goes at most 128 plies deep). Deeper pushes are
 /// counted, and evaluated by a full refresh.
@@ -27,9 +30,19 @@ struct Delta {
 
 #[derive(Clone, Copy, Debug, Default)]
 struct Meta {
-    computed: bool,
+    /// Whether each perspective's accumulator (`[Red, Black]`) is up to date.
+    computed: [bool; 2],
     /// `None`: a null move (or the root); the pieces did not change.
     delta: Option<Delta>,
+}
+
+impl Delta {
+    /// Whether this move changes `perspective`'s view: a move of its own king (every king
+    /// step changes the bucket) in a king-bucketed net.
+    #[inline(always)]
+    fn moves_king(&self, perspective: Color) -> bool {
+        self.piece.kind() == PieceKind::King && self.piece.color() == perspective
+    }
 }
 
 /// The two accumulators of every ply of the current line (`[Red, Black]` each).
@@ -83,10 +96,12 @@ impl AccumulatorStack {
         self.top = 0;
         self.overflow = 0;
         self.meta[0] = Meta {
-            computed: true,
+            computed: [true; 2],
             delta: None,
         };
-        self.refresh_into(net, pos, 0);
+        for p in Color::BOTH {
+            self.refresh_into(net, pos, 0, p);
+        }
     }
 
     /// Records `mv`, about to be made in `pos` (call before `make_move`).
@@ -115,7 +130,10 @@ impl AccumulatorStack {
             return;
         }
         self.top += 1;
-        self.meta[self.top] = Meta { computed: false, delta };
+        self.meta[self.top] = Meta {
+            computed: [false; 2],
+            delta,
+        };
     }
 
     /// Takes back the last push.
@@ -132,66 +150,79 @@ impl AccumulatorStack {
     #[inline]
     fn materialise(&mut self, net: &Network, pos: &Position) -> usize {
         if self.overflow > 0 {
-            self.refresh_into(net, pos, STACK_DEPTH);
+            for p in Color::BOTH {
+                self.refresh_into(net, pos, STACK_DEPTH, p);
+            }
             return STACK_DEPTH;
         }
-        let mut base = self.top;
-        while !self.meta[base].computed {
-            if base == 0 {
-                // Never reset for this line: start from scratch.
-                self.refresh_into(net, pos, self.top);
-                self.meta[self.top].computed = true;
-                return self.top;
-            }
-            base -= 1;
-        }
-        for i in base + 1..=self.top {
-            self.apply(net, i);
-            self.meta[i].computed = true;
+        for p in Color::BOTH {
+            self.materialise_perspective(net, pos, p);
         }
         self.top
     }
 
-    /// Computes entry `i` from entry `i - 1` and entry `i`'s delta.
+    /// Brings the top entry's accumulator of perspective `p` up to date.
     #[inline(always)]
-    fn apply(&mut self, net: &Network, i: usize) {
+    fn materialise_perspective(&mut self, net: &Network, pos: &Position, p: Color) {
+        let k = p.index();
+        let top = self.top;
+        if self.meta[top].computed[k] {
+            return;
+        }
+        let bucketed = net.layout() == Layout::KingBuckets;
+        let mut base = top;
+        while !self.meta[base].computed[k] {
+            let king_moved = bucketed && self.meta[base].delta.is_some_and(|d| d.moves_king(p));
+            if base == 0 || king_moved {
+                // Never reset for this line, or the view changed on the way: from scratch.
+                self.refresh_into(net, pos, top, p);
+                self.meta[top].computed[k] = true;
+                return;
+            }
+            base -= 1;
+        }
+        // No king move of `p` since `base`: its view is the one of the current position.
+        let view = View::new(net.layout(), p, pos.king_square(p));
+        for i in base + 1..=top {
+            self.apply(net, i, p, view);
+            self.meta[i].computed[k] = true;
+        }
+    }
+
+    /// Computes perspective `p` of entry `i` from entry `i - 1` and entry `i`'s delta.
+    #[inline(always)]
+    fn apply(&mut self, net: &Network, i: usize, p: Color, view: View) {
         let n = 2 * self.lanes;
+        let k = p.index() * self.lanes;
         let (below, rest) = self.acc.split_at_mut(i * n);
-        let src = &below[(i - 1) * n..];
-        let dst = &mut rest[..n];
+        let src = &below[(i - 1) * n + k..(i - 1) * n + k + self.lanes];
+        let dst = &mut rest[k..k + self.lanes];
         let Some(d) = self.meta[i].delta else {
             dst.copy_from_slice(src);
             return;
         };
         let (from, to) = (
-            crate::core::Square::from_index_unchecked(d.from as usize),
-            crate::core::Square::from_index_unchecked(d.to as usize),
+            Square::from_index_unchecked(d.from as usize),
+            Square::from_index_unchecked(d.to as usize),
         );
-        for (k, p) in Color::BOTH.into_iter().enumerate() {
-            let (s, t) = (
-                &src[k * self.lanes..(k + 1) * self.lanes],
-                &mut dst[k * self.lanes..(k + 1) * self.lanes],
-            );
-            let add = net.row(feature(p, d.piece, to));
-            let sub = net.row(feature(p, d.piece, from));
-            match d.captured {
-                None => simd::add_sub(self.backend, t, s, add, sub),
-                Some(c) => simd::add_sub_sub(self.backend, t, s, add, sub, net.row(feature(p, c, to))),
-            }
+        let add = net.row(feature(p, view, d.piece, to));
+        let sub = net.row(feature(p, view, d.piece, from));
+        match d.captured {
+            None => simd::add_sub(self.backend, dst, src, add, sub),
+            Some(c) => simd::add_sub_sub(self.backend, dst, src, add, sub, net.row(feature(p, view, c, to))),
         }
     }
 
-    /// Computes entry `i` from scratch for `pos`.
-    fn refresh_into(&mut self, net: &Network, pos: &Position, i: usize) {
+    /// Computes perspective `p` of entry `i` from scratch for `pos`.
+    fn refresh_into(&mut self, net: &Network, pos: &Position, i: usize, p: Color) {
         let n = 2 * self.lanes;
-        let entry = &mut self.acc[i * n..i * n + n];
-        for (k, p) in Color::BOTH.into_iter().enumerate() {
-            let acc = &mut entry[k * self.lanes..(k + 1) * self.lanes];
-            acc.copy_from_slice(net.bias());
-            for sq in pos.occupied() {
-                if let Some(piece) = pos.piece_at(sq) {
-                    simd::add_assign(self.backend, acc, net.row(feature(p, piece, sq)));
-                }
+        let k = p.index() * self.lanes;
+        let acc = &mut self.acc[i * n + k..i * n + k + self.lanes];
+        acc.copy_from_slice(net.bias());
+        let view = View::new(net.layout(), p, pos.king_square(p));
+        for sq in pos.occupied() {
+            if let Some(piece) = pos.piece_at(sq) {
+                simd::add_assign(self.backend, acc, net.row(feature(p, view, piece, sq)));
             }
         }
     }

@@ -26,15 +26,88 @@ use std::path::Path;
 /// The embedded default net (see the module doc).
 pub static EMBEDDED_NET: &[u8] = include_bytes!("../../../nets/default.chnn");
 
-/// The input feature of `piece` on `sq` from `perspective`'s side:
-/// `(relative colour * 7 + kind) * 90 + relative square`.
+/// How a net's inputs are laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// CHNN v1: 1260 inputs per perspective, whatever the kings do.
+    Flat,
+    /// CHNN v2: [`KING_BUCKETS`] sets of 1260 inputs, one per point of the perspective's own
+    /// king in its palace, the board mirrored left to right when that king stands on the
+    /// right-hand file (so a d-file and an f-file king share a set). Every king move changes
+    /// its own side's set: the accumulator of that perspective is then computed afresh.
+    KingBuckets,
+}
+
+/// Sets of inputs of [`Layout::KingBuckets`]: palace rank (3) × king on the middle file or
+/// on a side file (2).
+pub const KING_BUCKETS: usize = 6;
+
+/// Inputs of one set: 2 relative colours × 7 kinds × 90 points.
+pub const PIECE_INPUTS: usize = 1260;
+
+impl Layout {
+    /// Inputs per perspective.
+    pub const fn inputs(self) -> usize {
+        match self {
+            Layout::Flat => PIECE_INPUTS,
+            Layout::KingBuckets => KING_BUCKETS * PIECE_INPUTS,
+        }
+    }
+}
+
+/// How one perspective sees the board: where its set of inputs starts and whether the board
+/// is mirrored left to right. Fixed while that side's king stays on its point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct View {
+    base: u16,
+    mirror: bool,
+}
+
+impl View {
+    /// The one view of a [`Layout::Flat`] net.
+    pub const FLAT: View = View { base: 0, mirror: false };
+
+    /// The view of `perspective`, whose king stands on `king`.
+    #[inline(always)]
+    pub fn new(layout: Layout, perspective: Color, king: Square) -> View {
+        match layout {
+            Layout::Flat => View::FLAT,
+            Layout::KingBuckets => {
+                let (b, mirror) = king_bucket(relative(perspective, king.index()));
+                View {
+                    base: (b * PIECE_INPUTS) as u16,
+                    mirror,
+                }
+            }
+        }
+    }
+}
+
+/// A point seen from `perspective` (Black's board rotated 180°).
 #[inline(always)]
-pub fn feature(perspective: Color, piece: Piece, sq: Square) -> usize {
-    let (rs, rc) = match perspective {
-        Color::Red => (sq.index(), piece.color().index()),
-        Color::Black => (89 - sq.index(), 1 - piece.color().index()),
-    };
-    (rc * 7 + piece.kind().index()) * 90 + rs
+fn relative(perspective: Color, sq: usize) -> usize {
+    match perspective {
+        Color::Red => sq,
+        Color::Black => 89 - sq,
+    }
+}
+
+/// The bucket of a king on relative point `kr`, and whether its board is mirrored. Points
+/// outside the palace (never reached in play) fall into the nearest bucket.
+#[inline(always)]
+pub fn king_bucket(kr: usize) -> (usize, bool) {
+    let (rank, file) = ((kr / 9).min(2), kr % 9);
+    (rank * 2 + (file != 4) as usize, file > 4)
+}
+
+/// The input feature of `piece` on `sq` from `perspective`'s side, in `view`:
+/// `base + (relative colour * 7 + kind) * 90 + relative square` (mirrored if the view says).
+#[inline(always)]
+pub fn feature(perspective: Color, view: View, piece: Piece, sq: Square) -> usize {
+    let rs = relative(perspective, sq.index());
+    let rs = if view.mirror { rs - rs % 9 + (8 - rs % 9) } else { rs };
+    let rc = (piece.color() != perspective) as usize;
+    view.base as usize + (rc * 7 + piece.kind().index()) * 90 + rs
 }
 
 /// The score from the side to move's accumulator `stm` and the other side's `nstm`.
@@ -89,10 +162,35 @@ mod tests {
         let red_rook = Piece::new(Color::Red, PieceKind::Rook);
         let black_pawn = Piece::new(Color::Black, PieceKind::Pawn);
         let a0 = Square::new(0, 0);
-        assert_eq!(feature(Color::Red, red_rook, a0), 4 * 90);
-        assert_eq!(feature(Color::Black, red_rook, a0), (7 + 4) * 90 + 89);
-        assert_eq!(feature(Color::Black, black_pawn, a0), 6 * 90 + 89);
-        assert_eq!(feature(Color::Red, black_pawn, Square::new(8, 9)), (7 + 6) * 90 + 89);
+        let f = View::FLAT;
+        assert_eq!(feature(Color::Red, f, red_rook, a0), 4 * 90);
+        assert_eq!(feature(Color::Black, f, red_rook, a0), (7 + 4) * 90 + 89);
+        assert_eq!(feature(Color::Black, f, black_pawn, a0), 6 * 90 + 89);
+        assert_eq!(feature(Color::Red, f, black_pawn, Square::new(8, 9)), (7 + 6) * 90 + 89);
+    }
+
+    #[test]
+    fn king_buckets_follow_the_contract() {
+        use crate::core::PieceKind;
+        let kb = Layout::KingBuckets;
+        let red_rook = Piece::new(Color::Red, PieceKind::Rook);
+        // Red's king on e0: bucket 0, not mirrored; on d0 and f0 bucket 1, f0 mirrored.
+        assert_eq!(View::new(kb, Color::Red, Square::new(4, 0)), View::FLAT);
+        let d0 = View::new(kb, Color::Red, Square::new(3, 0));
+        let f0 = View::new(kb, Color::Red, Square::new(5, 0));
+        assert_eq!((d0.base, d0.mirror, f0.base, f0.mirror), (1260, false, 1260, true));
+        // A rook on a0 seen with the king on f0 is the rook on i0 seen with the king on d0.
+        assert_eq!(
+            feature(Color::Red, f0, red_rook, Square::new(0, 0)),
+            feature(Color::Red, d0, red_rook, Square::new(8, 0))
+        );
+        // Black's king on e7 (its own rank 2, middle file): bucket 4.
+        let e7 = View::new(kb, Color::Black, Square::new(4, 7));
+        assert_eq!((e7.base, e7.mirror), (4 * 1260, false));
+        // Black's king on d8 is on its right-hand side (f1 seen from Black): mirrored.
+        let d8 = View::new(kb, Color::Black, Square::new(3, 8));
+        assert_eq!((d8.base, d8.mirror), (3 * 1260, true));
+        assert!(feature(Color::Black, d8, red_rook, Square::new(8, 9)) < Layout::KingBuckets.inputs());
     }
 
     #[test]

@@ -1,21 +1,26 @@
-//! The CHNN v1 net file: reading (with every fault named), writing, and the checksum.
+//! The CHNN net file: reading (with every fault named), writing, and the checksum.
 //!
-//! Little-endian throughout. A 32-byte header (`b"CHNN"`, version 1, inputs 1260, hidden H,
-//! QA 255, QB 64, SCALE, FNV-1a checksum of the payload), then the payload: feature-transformer
-//! weights `i16[1260][H]` (feature-major), biases `i16[H]`, output weights `i16[2H]` (first
-//! the side to move's half, then the other side's) and an `i32` output bias. The file is
-//! exactly `32 + 2 * (1260 * H + H + 2 * H) + 4` bytes long.
+//! Little-endian throughout. A 32-byte header (`b"CHNN"`, version, inputs N, hidden H, QA 255,
+//! QB 64, SCALE, FNV-1a checksum of the payload), then the payload: feature-transformer
+//! weights `i16[N][H]` (feature-major), biases `i16[H]`, output weights `i16[2H]` (first the
+//! side to move's half, then the other side's) and an `i32` output bias. The file is exactly
+//! `32 + 2 * (N * H + H + 2 * H) + 4` bytes long. Version 1 has N = 1260 inputs
+//! ([`Layout::Flat`]); version 2 has N = 6 × 1260, one set per point of the perspective's
+//! king ([`Layout::KingBuckets`]).
 
 use super::simd::Lane;
+use super::Layout;
 use std::fmt;
 use std::path::Path;
 
 /// The file's first four bytes.
 pub const MAGIC: [u8; 4] = *b"CHNN";
-/// The only version this build reads and writes.
+/// The version of flat nets ([`Layout::Flat`]).
 pub const VERSION: u32 = 1;
-/// Inputs: 2 relative colours × 7 kinds × 90 points.
-pub const INPUTS: usize = 1260;
+/// The version of king-bucketed nets ([`Layout::KingBuckets`]).
+pub const VERSION_KING_BUCKETS: u32 = 2;
+/// Inputs of a flat net: 2 relative colours × 7 kinds × 90 points.
+pub const INPUTS: usize = super::PIECE_INPUTS;
 /// Accumulator clamp: 1.0 in the feature transformer's fixed point.
 pub const QA: i32 = 255;
 /// 1.0 in the output layer's fixed point.
@@ -72,7 +77,7 @@ impl fmt::Display for NetError {
             NetError::UnsupportedVersion { got } => {
                 write!(
                     f,
-                    "unsupported net file version {got} (this build reads version {VERSION})"
+                    "unsupported net file version {got} (this build reads versions {VERSION} and {VERSION_KING_BUCKETS})"
                 )
             }
             NetError::WrongArchitecture { field, expected, got } => {
@@ -98,15 +103,16 @@ pub fn fnv1a(bytes: &[u8]) -> u32 {
     h
 }
 
-/// The exact file length of a net with `hidden` units.
-pub const fn file_len(hidden: usize) -> usize {
-    HEADER_LEN + 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4
+/// The exact file length of a net of `layout` with `hidden` units.
+pub const fn file_len(layout: Layout, hidden: usize) -> usize {
+    HEADER_LEN + 2 * (layout.inputs() * hidden + hidden + 2 * hidden) + 4
 }
 
-/// A quantised perspective network: 1260 inputs → H (two perspectives) → 1, with its weights
+/// A quantised perspective network: its inputs → H (two perspectives) → 1, with its weights
 /// laid out in 32-byte aligned lanes of 16 `i16` for SIMD.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
+    layout: Layout,
     hidden: usize,
     scale: i32,
     /// `INPUTS * hidden / 16` lanes, feature-major.
@@ -123,8 +129,8 @@ impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Network {{ hidden: {}, scale: {}, checksum: {:#010x} }}",
-            self.hidden, self.scale, self.checksum
+            "Network {{ layout: {:?}, hidden: {}, scale: {}, checksum: {:#010x} }}",
+            self.layout, self.hidden, self.scale, self.checksum
         )
     }
 }
@@ -151,7 +157,7 @@ fn push_lanes(out: &mut Vec<u8>, lanes: &[Lane]) {
 }
 
 impl Network {
-    /// Parses and validates a CHNN v1 file image: header fields in order (length of the
+    /// Parses and validates a CHNN v1 or v2 file image: header fields in order (length of the
     /// header, magic, version, inputs, hidden, QA, QB, SCALE), then the exact length, then the
     /// checksum.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
@@ -165,14 +171,15 @@ impl Network {
         if magic != MAGIC {
             return Err(NetError::BadMagic { got: magic });
         }
-        let version = u32_at(bytes, 4);
-        if version != VERSION {
-            return Err(NetError::UnsupportedVersion { got: version });
-        }
+        let layout = match u32_at(bytes, 4) {
+            VERSION => Layout::Flat,
+            VERSION_KING_BUCKETS => Layout::KingBuckets,
+            version => return Err(NetError::UnsupportedVersion { got: version }),
+        };
         let wrong = |field, expected: String, got| Err(NetError::WrongArchitecture { field, expected, got });
         let inputs = u32_at(bytes, 8);
-        if inputs as usize != INPUTS {
-            return wrong("inputs", INPUTS.to_string(), inputs);
+        if inputs as usize != layout.inputs() {
+            return wrong("inputs", layout.inputs().to_string(), inputs);
         }
         let hidden = u32_at(bytes, 12);
         let h = hidden as usize;
@@ -195,7 +202,7 @@ impl Network {
         if !(1..=100_000).contains(&scale) {
             return wrong("SCALE", "1..=100000".to_string(), scale);
         }
-        let expected = file_len(h);
+        let expected = file_len(layout, h);
         if bytes.len() < expected {
             return Err(NetError::Truncated {
                 expected,
@@ -220,11 +227,12 @@ impl Network {
             at += 2 * n;
             lanes
         };
-        let ft_weights = take(INPUTS * h);
+        let ft_weights = take(layout.inputs() * h);
         let ft_bias = take(h);
         let out_weights = take(2 * h);
         let out_bias = i32::from_le_bytes([payload[at], payload[at + 1], payload[at + 2], payload[at + 3]]);
         Ok(Network {
+            layout,
             hidden: h,
             scale: scale as i32,
             ft_weights,
@@ -248,18 +256,23 @@ impl Network {
         Network::from_bytes(&bytes)
     }
 
-    /// The net as a CHNN v1 file image (the checksum computed afresh).
+    /// The net as a CHNN file image (the checksum computed afresh).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut payload = Vec::with_capacity(file_len(self.hidden) - HEADER_LEN);
+        let len = file_len(self.layout, self.hidden);
+        let mut payload = Vec::with_capacity(len - HEADER_LEN);
         push_lanes(&mut payload, &self.ft_weights);
         push_lanes(&mut payload, &self.ft_bias);
         push_lanes(&mut payload, &self.out_weights);
         payload.extend_from_slice(&self.out_bias.to_le_bytes());
-        let mut out = Vec::with_capacity(file_len(self.hidden));
+        let mut out = Vec::with_capacity(len);
         out.extend_from_slice(&MAGIC);
+        let version = match self.layout {
+            Layout::Flat => VERSION,
+            Layout::KingBuckets => VERSION_KING_BUCKETS,
+        };
         for v in [
-            VERSION,
-            INPUTS as u32,
+            version,
+            self.layout.inputs() as u32,
             self.hidden as u32,
             QA as u32,
             QB as u32,
@@ -272,15 +285,16 @@ impl Network {
         out
     }
 
-    /// Writes the net to `path` as a CHNN v1 file.
+    /// Writes the net to `path` as a CHNN file.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
         std::fs::write(path, self.to_bytes())
     }
 
     /// A net from quantised parts, as a trainer produces them: `ft_weights` is
-    /// `INPUTS * hidden` values (feature-major), `ft_bias` `hidden`, `out_weights` `2 * hidden`
-    /// (side to move first). `None` when a length or `hidden` does not fit the format.
+    /// `layout.inputs() * hidden` values (feature-major), `ft_bias` `hidden`, `out_weights`
+    /// `2 * hidden` (side to move first). `None` when a length or `hidden` does not fit.
     pub fn from_parts(
+        layout: Layout,
         hidden: usize,
         scale: i32,
         ft_weights: &[i16],
@@ -290,7 +304,7 @@ impl Network {
     ) -> Option<Network> {
         let fits = (MIN_HIDDEN..=MAX_HIDDEN).contains(&hidden)
             && hidden.is_multiple_of(16)
-            && ft_weights.len() == INPUTS * hidden
+            && ft_weights.len() == layout.inputs() * hidden
             && ft_bias.len() == hidden
             && out_weights.len() == 2 * hidden
             && scale > 0;
@@ -307,6 +321,7 @@ impl Network {
                 .collect::<Vec<Lane>>()
         };
         let mut net = Network {
+            layout,
             hidden,
             scale,
             ft_weights: lanes(ft_weights),
@@ -317,6 +332,11 @@ impl Network {
         };
         net.checksum = fnv1a(&net.to_bytes()[HEADER_LEN..]);
         Some(net)
+    }
+
+    /// How the inputs are laid out.
+    pub fn layout(&self) -> Layout {
+        self.layout
     }
 
     /// Hidden units per perspective.

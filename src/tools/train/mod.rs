@@ -14,6 +14,7 @@
 
 pub mod model;
 
+use crate::eval::nnue::Layout;
 use crate::tools::datagen::format::{self, PackedRecord, FLAG_CAPTURE, FLAG_DECISIVE, FLAG_GIVES_CHECK, FLAG_IN_CHECK};
 use anyhow::{bail, Context};
 use model::{Adam, Net, Sample, Scratch, SCALE};
@@ -22,6 +23,22 @@ use rand::SeedableRng;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
+
+/// The net's inputs (`--arch`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Arch {
+    Flat,
+    King,
+}
+
+impl Arch {
+    pub fn layout(self) -> Layout {
+        match self {
+            Arch::Flat => Layout::Flat,
+            Arch::King => Layout::KingBuckets,
+        }
+    }
+}
 
 /// `chariot train --data FILE [--data FILE …] --out NET [options]`.
 #[derive(clap::Args, Debug, Clone)]
@@ -32,6 +49,10 @@ pub struct TrainArgs {
     /// The quantised net (CHNN v1) written at the end.
     #[arg(long)]
     pub out: PathBuf,
+    /// The inputs: `flat` (CHNN v1, 1260 a perspective) or `king` (CHNN v2: six sets of 1260,
+    /// chosen by the perspective's own king in its palace, trained factorised).
+    #[arg(long, value_enum, default_value_t = Arch::Flat)]
+    pub arch: Arch,
     /// Hidden units per perspective (a multiple of 16, 16..=1024).
     #[arg(long, default_value_t = 256)]
     pub hidden: usize,
@@ -199,7 +220,13 @@ pub fn mean_loss(net: &Net, recs: &[PackedRecord], a: &TrainArgs, threads: usize
                     chunk
                         .iter()
                         .map(|r| {
-                            model::sample_loss(net, &Sample::new(r, a.lambda, a.scale), k_out, &mut sc, None) as f64
+                            model::sample_loss(
+                                net,
+                                &Sample::new(net.layout, r, a.lambda, a.scale),
+                                k_out,
+                                &mut sc,
+                                None,
+                            ) as f64
                         })
                         .sum::<f64>()
                 })
@@ -248,11 +275,13 @@ pub fn train(a: &TrainArgs, data: &mut Dataset, log: &mut dyn Write) -> anyhow::
     let (mut net, mut adam, first_epoch) = match &a.resume {
         Some(p) => {
             let (net, adam, done) = model::load_checkpoint(p)?;
-            if net.hidden != a.hidden {
+            if net.hidden != a.hidden || net.layout != a.arch.layout() {
                 bail!(
-                    "checkpoint {} has {} hidden units, --hidden is {}",
+                    "checkpoint {} is a {:?} net with {} hidden units, --arch/--hidden ask for {:?} with {}",
                     p.display(),
+                    net.layout,
                     net.hidden,
+                    a.arch.layout(),
                     a.hidden
                 );
             }
@@ -260,7 +289,7 @@ pub fn train(a: &TrainArgs, data: &mut Dataset, log: &mut dyn Write) -> anyhow::
             (net, adam, done + 1)
         }
         None => {
-            let net = Net::random(a.hidden, a.seed);
+            let net = Net::random(a.arch.layout(), a.hidden, a.seed);
             let n = net.params.len();
             (net, Adam::new(n), 1)
         }
@@ -270,12 +299,13 @@ pub fn train(a: &TrainArgs, data: &mut Dataset, log: &mut dyn Write) -> anyhow::
     }
     writeln!(
         log,
-        "train: {} games, {} positions read, {} skipped by the filters; {} training, {} validation; hidden {}, {threads} threads, batch {}, lambda {}, K {}",
+        "train: {} games, {} positions read, {} skipped by the filters; {} training, {} validation; {:?} inputs, hidden {}, {threads} threads, batch {}, lambda {}, K {}",
         data.games,
         data.read,
         data.skipped,
         data.train.len(),
         data.valid.len(),
+        a.arch.layout(),
         a.hidden,
         a.batch_size,
         a.lambda,
@@ -316,7 +346,7 @@ pub fn train(a: &TrainArgs, data: &mut Dataset, log: &mut dyn Write) -> anyhow::
                             let mut l = 0f64;
                             for (i, r) in chunk.iter().enumerate() {
                                 let mirror = !a.no_mirror && coin(base + i as u64, epoch, a.seed);
-                                let smp = Sample::of(r, mirror, a.lambda, a.scale);
+                                let smp = Sample::of(net_ref.layout, r, mirror, a.lambda, a.scale);
                                 l += model::sample_loss(net_ref, &smp, k_out, sc, Some(g)) as f64;
                             }
                             l

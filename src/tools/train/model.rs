@@ -1,22 +1,30 @@
 //! The trainer's float network, its gradients, Adam, and the two files it writes: the
-//! quantised net (CHNN v1, the engine's format) and the float checkpoint (to resume training).
+//! quantised net (CHNN, the engine's format) and the float checkpoint (to resume training).
 //!
 //! The network: for each perspective (the side to move, the other side) a feature transformer
-//! from 1260 inputs (2 relative colours × 7 kinds × 90 points, the board seen from that side)
-//! to `H` hidden units; each unit `a = clamp(acc, 0, 1)²` (SCReLU); the output
-//! `out = Σ a_stm·w1 + Σ a_nstm·w2 + b`, which is `out × SCALE` centipawns for the side to move.
+//! from the inputs of its [`Layout`] (see `eval::nnue`: 1260 for a flat net, six sets of 1260
+//! chosen by the perspective's own king for a king-bucketed one) to `H` hidden units; each
+//! unit `a = clamp(acc, 0, 1)²` (SCReLU); the output `out = Σ a_stm·w1 + Σ a_nstm·w2 + b`,
+//! which is `out × SCALE` centipawns for the side to move.
+//!
+//! A king-bucketed net is trained factorised: besides its six sets, the feature transformer
+//! has one more set of 1260 rows shared by every bucket, and each piece activates its row in
+//! its bucket's set and in the shared set. Every bucket so learns from every position, and
+//! the file gets the sum of the two rows (the shared set starts random, the buckets at zero).
 //!
 //! All parameters live in one flat vector: feature-transformer weights (feature-major, so a
-//! feature's `H` weights are contiguous), its biases, the `2H` output weights, the output bias.
+//! feature's `H` weights are contiguous; the shared set last), its biases, the `2H` output
+//! weights, the output bias.
 
-use crate::core::Color;
+use crate::core::{Color, Piece, PieceKind, Square};
+use crate::eval::nnue::{self, Layout, View, PIECE_INPUTS};
 use crate::tools::datagen::format::PackedRecord;
 use rand::{Rng, SeedableRng};
 use std::io::Write;
 use std::path::Path;
 
-/// Inputs per perspective.
-pub const INPUTS: usize = 1260;
+/// Inputs per perspective of a flat net.
+pub const INPUTS: usize = PIECE_INPUTS;
 /// Quantisation of the feature transformer (an activation of 1.0 is `QA`).
 pub const QA: i32 = 255;
 /// Quantisation of the output weights.
@@ -25,41 +33,66 @@ pub const QB: i32 = 64;
 pub const SCALE: i32 = 400;
 /// The float output weights stay within this, so that the quantised ones fit in ±127.
 pub const OUT_WEIGHT_CLIP: f32 = 127.0 / QB as f32;
-/// Most pieces on a board: the most active features per perspective.
-pub const MAX_ACTIVE: usize = 32;
+/// The most active features per perspective: 32 pieces, each twice in a factorised net.
+pub const MAX_ACTIVE: usize = 64;
 
-/// The feature of a piece of colour `c` and kind `k` on point `sq`, seen by perspective `p`
-/// (colours and kinds as indices; see the CHNN v1 contract).
-#[inline(always)]
-pub fn feature(p: usize, c: usize, k: usize, sq: usize) -> usize {
-    let rs = if p == 0 { sq } else { 89 - sq };
-    let rc = (c != p) as usize;
-    (rc * 7 + k) * 90 + rs
+/// Feature-transformer rows the trainer keeps for `layout`: its inputs, and for a bucketed
+/// net the shared set.
+pub const fn rows(layout: Layout) -> usize {
+    match layout {
+        Layout::Flat => INPUTS,
+        Layout::KingBuckets => layout.inputs() + PIECE_INPUTS,
+    }
 }
 
 /// The active features of a record, for the side to move and for the other side.
 #[inline]
-pub fn features(rec: &PackedRecord, stm: &mut [u16; MAX_ACTIVE], nstm: &mut [u16; MAX_ACTIVE]) -> usize {
-    features_of(rec, false, stm, nstm)
+pub fn features(
+    layout: Layout,
+    rec: &PackedRecord,
+    stm: &mut [u16; MAX_ACTIVE],
+    nstm: &mut [u16; MAX_ACTIVE],
+) -> usize {
+    features_of(layout, rec, false, stm, nstm)
 }
 
 /// The active features of a record, or (`mirror`) of the record mirrored left to right, which
-/// the rules treat alike (a free second sample of every position).
+/// the rules treat alike (a free second sample of every position). For a king-bucketed
+/// layout each piece gives two: its row in its bucket's set and its row in the shared set.
 #[inline]
 pub fn features_of(
+    layout: Layout,
     rec: &PackedRecord,
     mirror: bool,
     stm: &mut [u16; MAX_ACTIVE],
     nstm: &mut [u16; MAX_ACTIVE],
 ) -> usize {
-    let us = rec.side_to_move().index();
-    let them = 1 - us;
+    let us = rec.side_to_move();
+    let flip = |sq: usize| if mirror { sq - sq % 9 + (8 - sq % 9) } else { sq };
+    let mut kings = [Square::from_index_unchecked(4), Square::from_index_unchecked(85)];
+    if layout == Layout::KingBuckets {
+        rec.for_each_piece(|sq, c, k| {
+            if k == PieceKind::King.index() {
+                kings[c] = Square::from_index_unchecked(flip(sq));
+            }
+        });
+    }
+    let view = |p: Color| View::new(layout, p, kings[p.index()]);
+    let (vs, vn) = (view(us), view(!us));
+    let shared = layout.inputs();
     let mut n = 0;
     rec.for_each_piece(|sq, c, k| {
-        let sq = if mirror { sq - sq % 9 + (8 - sq % 9) } else { sq };
+        let sq = Square::from_index_unchecked(flip(sq));
+        let piece = Piece::new(Color::BOTH[c], PieceKind::ALL[k]);
+        let (fs, fn_) = (nnue::feature(us, vs, piece, sq), nnue::feature(!us, vn, piece, sq));
         if n < MAX_ACTIVE {
-            stm[n] = feature(us, c, k, sq) as u16;
-            nstm[n] = feature(them, c, k, sq) as u16;
+            stm[n] = fs as u16;
+            nstm[n] = fn_ as u16;
+            n += 1;
+        }
+        if layout == Layout::KingBuckets && n < MAX_ACTIVE {
+            stm[n] = (shared + fs % PIECE_INPUTS) as u16;
+            nstm[n] = (shared + fn_ % PIECE_INPUTS) as u16;
             n += 1;
         }
     });
@@ -75,48 +108,55 @@ pub fn sigmoid(x: f32) -> f32 {
 /// The float network.
 #[derive(Clone, Debug)]
 pub struct Net {
+    pub layout: Layout,
     pub hidden: usize,
     /// All parameters (see the module docs for the layout).
     pub params: Vec<f32>,
 }
 
 impl Net {
-    /// Number of parameters of a net with `hidden` units.
-    pub fn param_count(hidden: usize) -> usize {
-        INPUTS * hidden + hidden + 2 * hidden + 1
+    /// Number of parameters of a net of `layout` with `hidden` units.
+    pub fn param_count(layout: Layout, hidden: usize) -> usize {
+        rows(layout) * hidden + hidden + 2 * hidden + 1
     }
 
-    /// A randomly initialised net.
-    pub fn random(hidden: usize, seed: u64) -> Net {
+    /// A randomly initialised net (a factorised net's buckets start at zero, its shared set
+    /// random: at first it is a flat net).
+    pub fn random(layout: Layout, hidden: usize, seed: u64) -> Net {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-        let mut params = vec![0f32; Net::param_count(hidden)];
-        // About 32 active features: accumulators start with a spread of about ±0.3.
-        for w in &mut params[..INPUTS * hidden] {
+        let ft = rows(layout) * hidden;
+        let mut params = vec![0f32; Net::param_count(layout, hidden)];
+        // About 32 active pieces: accumulators start with a spread of about ±0.3.
+        let random_from = match layout {
+            Layout::Flat => 0,
+            Layout::KingBuckets => layout.inputs() * hidden,
+        };
+        for w in &mut params[random_from..ft] {
             *w = rng.gen_range(-0.1..0.1);
         }
-        for b in &mut params[INPUTS * hidden..INPUTS * hidden + hidden] {
+        for b in &mut params[ft..ft + hidden] {
             *b = 0.25;
         }
-        let o = INPUTS * hidden + hidden;
+        let o = ft + hidden;
         for w in &mut params[o..o + 2 * hidden] {
             *w = rng.gen_range(-0.05..0.05);
         }
-        Net { hidden, params }
+        Net { layout, hidden, params }
     }
 
     #[inline]
     fn ft_bias_offset(&self) -> usize {
-        INPUTS * self.hidden
+        rows(self.layout) * self.hidden
     }
 
     #[inline]
     fn out_offset(&self) -> usize {
-        INPUTS * self.hidden + self.hidden
+        self.ft_bias_offset() + self.hidden
     }
 
     #[inline]
     fn out_bias_offset(&self) -> usize {
-        INPUTS * self.hidden + 3 * self.hidden
+        self.ft_bias_offset() + 3 * self.hidden
     }
 
     /// Sums the accumulator of one perspective into `acc`.
@@ -155,7 +195,7 @@ impl Net {
     pub fn eval_cp(&self, rec: &PackedRecord) -> f32 {
         let mut s = [0u16; MAX_ACTIVE];
         let mut n = [0u16; MAX_ACTIVE];
-        let k = features(rec, &mut s, &mut n);
+        let k = features(self.layout, rec, &mut s, &mut n);
         self.forward(&s[..k], &n[..k]) * SCALE as f32
     }
 
@@ -173,12 +213,27 @@ impl Net {
         }
     }
 
-    /// The quantised net as CHNN v1 bytes.
+    /// The quantised net as CHNN bytes (v1 flat, v2 king-bucketed; a factorised net's
+    /// shared rows added into every bucket's).
     pub fn quantise(&self) -> Vec<u8> {
         let h = self.hidden;
-        let mut payload = Vec::with_capacity(2 * (INPUTS * h + 3 * h) + 4);
+        let inputs = self.layout.inputs();
+        let mut payload = Vec::with_capacity(2 * (inputs * h + 3 * h) + 4);
         let q16 = |x: f32, s: i32, lim: f32| -> i16 { (x * s as f32).round().clamp(-lim, lim) as i16 };
-        for &w in &self.params[..self.out_offset()] {
+        let ft = |f: usize, i: usize| -> f32 {
+            let w = self.params[f * h + i];
+            match self.layout {
+                Layout::Flat => w,
+                Layout::KingBuckets => w + self.params[(inputs + f % PIECE_INPUTS) * h + i],
+            }
+        };
+        for f in 0..inputs {
+            for i in 0..h {
+                payload.extend_from_slice(&q16(ft(f, i), QA, i16::MAX as f32).to_le_bytes());
+            }
+        }
+        let bo = self.ft_bias_offset();
+        for &w in &self.params[bo..bo + h] {
             payload.extend_from_slice(&q16(w, QA, i16::MAX as f32).to_le_bytes());
         }
         let o = self.out_offset();
@@ -188,9 +243,13 @@ impl Net {
         let b = (self.params[self.out_bias_offset()] as f64 * (QA * QB) as f64).round();
         let b = b.clamp(i32::MIN as f64, i32::MAX as f64) as i32;
         payload.extend_from_slice(&b.to_le_bytes());
+        let version = match self.layout {
+            Layout::Flat => nnue::net::VERSION,
+            Layout::KingBuckets => nnue::net::VERSION_KING_BUCKETS,
+        };
         let mut out = Vec::with_capacity(32 + payload.len());
         out.extend_from_slice(b"CHNN");
-        for v in [1u32, INPUTS as u32, h as u32, QA as u32, QB as u32, SCALE as u32] {
+        for v in [version, inputs as u32, h as u32, QA as u32, QB as u32, SCALE as u32] {
             out.extend_from_slice(&v.to_le_bytes());
         }
         out.extend_from_slice(&crate::tools::datagen::format::fnv1a(&payload).to_le_bytes());
@@ -222,19 +281,19 @@ pub fn target(rec: &PackedRecord, lambda: f32, k: f32) -> f32 {
 }
 
 impl Sample {
-    pub fn new(rec: &PackedRecord, lambda: f32, k: f32) -> Sample {
-        Sample::of(rec, false, lambda, k)
+    pub fn new(layout: Layout, rec: &PackedRecord, lambda: f32, k: f32) -> Sample {
+        Sample::of(layout, rec, false, lambda, k)
     }
 
     /// The sample of `rec`, mirrored left to right when `mirror` is set.
-    pub fn of(rec: &PackedRecord, mirror: bool, lambda: f32, k: f32) -> Sample {
+    pub fn of(layout: Layout, rec: &PackedRecord, mirror: bool, lambda: f32, k: f32) -> Sample {
         let mut s = Sample {
             stm: [0; MAX_ACTIVE],
             nstm: [0; MAX_ACTIVE],
             n: 0,
             target: target(rec, lambda, k),
         };
-        s.n = features_of(rec, mirror, &mut s.stm, &mut s.nstm) as u8;
+        s.n = features_of(layout, rec, mirror, &mut s.stm, &mut s.nstm) as u8;
         s
     }
 }
@@ -362,7 +421,12 @@ const CKPT_MAGIC: [u8; 4] = *b"CHTR";
 pub fn save_checkpoint(path: &Path, net: &Net, adam: &Adam, epoch: u32) -> std::io::Result<()> {
     let mut b = Vec::with_capacity(24 + 12 * net.params.len());
     b.extend_from_slice(&CKPT_MAGIC);
-    b.extend_from_slice(&1u32.to_le_bytes());
+    // The version names the layout: 1 flat, 2 king-bucketed (factorised).
+    let version: u32 = match net.layout {
+        Layout::Flat => 1,
+        Layout::KingBuckets => 2,
+    };
+    b.extend_from_slice(&version.to_le_bytes());
     b.extend_from_slice(&(net.hidden as u32).to_le_bytes());
     b.extend_from_slice(&epoch.to_le_bytes());
     b.extend_from_slice(&adam.t.to_le_bytes());
@@ -387,9 +451,11 @@ pub fn load_checkpoint(path: &Path) -> anyhow::Result<(Net, Adam, u32)> {
         return Err(bad("not a chariot train checkpoint (no \"CHTR\" magic)"));
     }
     let u32_at = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
-    if u32_at(4) != 1 {
-        return Err(bad(&format!("version {} (expected 1)", u32_at(4))));
-    }
+    let layout = match u32_at(4) {
+        1 => Layout::Flat,
+        2 => Layout::KingBuckets,
+        v => return Err(bad(&format!("version {v} (expected 1 or 2)"))),
+    };
     let hidden = u32_at(8) as usize;
     if !(1..=4096).contains(&hidden) {
         return Err(bad(&format!("hidden width {hidden}")));
@@ -398,7 +464,7 @@ pub fn load_checkpoint(path: &Path) -> anyhow::Result<(Net, Adam, u32)> {
     let mut t8 = [0u8; 8];
     t8.copy_from_slice(&b[16..24]);
     let t = u64::from_le_bytes(t8);
-    let n = Net::param_count(hidden);
+    let n = Net::param_count(layout, hidden);
     if b.len() != 24 + 12 * n {
         return Err(bad(&format!(
             "{} bytes, expected {} for hidden width {hidden}",
@@ -414,6 +480,7 @@ pub fn load_checkpoint(path: &Path) -> anyhow::Result<(Net, Adam, u32)> {
     };
     Ok((
         Net {
+            layout,
             hidden,
             params: read(0),
         },
@@ -432,17 +499,20 @@ mod tests {
     use crate::board::Position;
     use crate::tools::datagen::format::{GameResult, Record};
 
-    /// A self-contained integer forward pass over CHNN v1 bytes, as the brief specifies
-    /// (the engine's inference has its own; this one checks the trainer's file).
+    /// A self-contained integer forward pass over CHNN bytes, as the brief specifies (the
+    /// engine's inference has its own; this one checks the trainer's file). Features past
+    /// the file's inputs (a factorised net's shared set) are skipped: the file has them
+    /// folded into the buckets.
     fn quantised_eval(file: &[u8], stm: &[u16], nstm: &[u16]) -> i64 {
         let u32_at = |o: usize| u32::from_le_bytes([file[o], file[o + 1], file[o + 2], file[o + 3]]);
+        let inputs = u32_at(8) as usize;
         let h = u32_at(12) as usize;
         let i16_at = |i: usize| i16::from_le_bytes([file[32 + 2 * i], file[33 + 2 * i]]);
         let acc = |act: &[u16]| -> Vec<i16> {
             (0..h)
                 .map(|i| {
-                    let mut a = i16_at(INPUTS * h + i);
-                    for &f in act {
+                    let mut a = i16_at(inputs * h + i);
+                    for &f in act.iter().filter(|&&f| (f as usize) < inputs) {
                         a = a.wrapping_add(i16_at(f as usize * h + i));
                     }
                     a
@@ -450,7 +520,7 @@ mod tests {
                 .collect()
         };
         let (s, n) = (acc(stm), acc(nstm));
-        let ow = INPUTS * h + h;
+        let ow = inputs * h + h;
         let mut sum: i32 = 0;
         for i in 0..h {
             let v = s[i].clamp(0, QA as i16);
@@ -460,7 +530,7 @@ mod tests {
             let w = i16_at(ow + h + i);
             sum = sum.wrapping_add(v as i32 * (v * w) as i32);
         }
-        let bo = 32 + 2 * (INPUTS * h + 3 * h);
+        let bo = 32 + 2 * (inputs * h + 3 * h);
         let ob = i32::from_le_bytes([file[bo], file[bo + 1], file[bo + 2], file[bo + 3]]) as i64;
         (sum as i64 / QA as i64 + ob) * SCALE as i64 / (QA as i64 * QB as i64)
     }
@@ -485,8 +555,19 @@ mod tests {
 
     #[test]
     fn quantised_file_matches_the_float_net() {
-        for seed in 0..3 {
-            let mut net = Net::random(64, seed);
+        for (seed, layout) in [
+            (0, Layout::Flat),
+            (1, Layout::Flat),
+            (2, Layout::KingBuckets),
+            (3, Layout::KingBuckets),
+        ] {
+            let mut net = Net::random(layout, 64, seed);
+            if layout == Layout::KingBuckets {
+                // Trained buckets differ from zero.
+                for (i, w) in net.params[..layout.inputs() * 64].iter_mut().enumerate() {
+                    *w = ((i * 53 % 97) as f32 / 48.0 - 1.0) * 0.05;
+                }
+            }
             // Larger output weights than at initialisation, as after training (the clip is
             // tested in `clip_keeps_the_output_weights_quantisable`).
             let o = net.out_offset();
@@ -502,6 +583,14 @@ mod tests {
             let mut rounded = net.clone();
             let o = rounded.out_offset();
             let ob = rounded.out_bias_offset();
+            if layout == Layout::KingBuckets {
+                // The file holds the sums of the bucket and shared rows.
+                let (buckets, shared) = rounded.params.split_at_mut(layout.inputs() * 64);
+                for (i, w) in buckets.iter_mut().enumerate() {
+                    *w += shared[(i / 64 % INPUTS) * 64 + i % 64];
+                }
+                shared[..INPUTS * 64].iter_mut().for_each(|w| *w = 0.0);
+            }
             for (i, w) in rounded.params.iter_mut().enumerate() {
                 *w = if i < o {
                     (*w * QA as f32).round() / QA as f32
@@ -515,7 +604,7 @@ mod tests {
             for rec in sample_positions() {
                 let mut s = [0u16; MAX_ACTIVE];
                 let mut n = [0u16; MAX_ACTIVE];
-                let k = features(&rec, &mut s, &mut n);
+                let k = features(layout, &rec, &mut s, &mut n);
                 let float = net.forward(&s[..k], &n[..k]) * SCALE as f32;
                 let exact = rounded.forward(&s[..k], &n[..k]) * SCALE as f32;
                 let q = quantised_eval(&file, &s[..k], &n[..k]) as f32;
@@ -533,7 +622,7 @@ mod tests {
 
     #[test]
     fn clip_keeps_the_output_weights_quantisable() {
-        let mut net = Net::random(16, 4);
+        let mut net = Net::random(Layout::Flat, 16, 4);
         let o = net.out_offset();
         net.params[o] = 5.0;
         net.params[o + 1] = -1.99;
@@ -546,32 +635,65 @@ mod tests {
 
     #[test]
     fn chnn_header_length_and_checksum() {
-        let net = Net::random(32, 1);
-        let f = net.quantise();
-        assert_eq!(f.len(), 32 + 2 * (1260 * 32 + 32 + 64) + 4);
-        assert_eq!(&f[0..4], b"CHNN");
-        let u = |o: usize| u32::from_le_bytes([f[o], f[o + 1], f[o + 2], f[o + 3]]);
-        assert_eq!([u(4), u(8), u(12), u(16), u(20), u(24)], [1, 1260, 32, 255, 64, 400]);
-        assert_eq!(u(28), crate::tools::datagen::format::fnv1a(&f[32..]));
+        for (layout, version, inputs) in [(Layout::Flat, 1, 1260), (Layout::KingBuckets, 2, 7560)] {
+            let net = Net::random(layout, 32, 1);
+            let f = net.quantise();
+            assert_eq!(f.len(), 32 + 2 * (inputs as usize * 32 + 32 + 64) + 4);
+            assert_eq!(&f[0..4], b"CHNN");
+            let u = |o: usize| u32::from_le_bytes([f[o], f[o + 1], f[o + 2], f[o + 3]]);
+            assert_eq!(
+                [u(4), u(8), u(12), u(16), u(20), u(24)],
+                [version, inputs, 32, 255, 64, 400]
+            );
+            assert_eq!(u(28), crate::tools::datagen::format::fnv1a(&f[32..]));
+            let engine = crate::eval::nnue::Network::from_bytes(&f).expect("the engine reads it");
+            assert_eq!(engine.layout(), layout);
+        }
+    }
+
+    #[test]
+    fn the_engine_evaluates_as_the_trainers_file_says() {
+        // The engine's incremental inference against the independent integer pass above,
+        // on a king-bucketed net whose buckets differ.
+        let mut net = Net::random(Layout::KingBuckets, 32, 9);
+        for (i, w) in net.params[..Layout::KingBuckets.inputs() * 32].iter_mut().enumerate() {
+            *w = ((i * 31 % 89) as f32 / 44.0 - 1.0) * 0.08;
+        }
+        let file = net.quantise();
+        let engine = crate::eval::nnue::Network::from_bytes(&file).unwrap();
+        for rec in sample_positions() {
+            let pos = Record::decode(&rec.0).unwrap().position().unwrap();
+            let (mut s, mut n) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+            let k = features(Layout::KingBuckets, &rec, &mut s, &mut n);
+            assert_eq!(
+                crate::eval::nnue::evaluate(&engine, &pos) as i64,
+                quantised_eval(&file, &s[..k], &n[..k])
+            );
+        }
     }
 
     #[test]
     fn features_follow_the_contract() {
-        // Red's king on e0 (square 4): for Red, own king on 4; for Black, enemy king on 85.
-        assert_eq!(feature(0, 0, 0, 4), 4);
-        assert_eq!(feature(1, 0, 0, 4), 7 * 90 + 85);
-        // Black's pawn (kind 6) on a6 (54): for Black, own pawn on 35.
-        assert_eq!(feature(1, 1, 6, 54), 6 * 90 + 35);
-        // The start position is symmetric: both perspectives see the same features.
+        // The start position, Red to move: Red's king on e0 (square 4) is its own king on 4;
+        // for Black it is the enemy king on 85.
         let rec = &sample_positions()[0];
-        let mut s = [0u16; MAX_ACTIVE];
-        let mut n = [0u16; MAX_ACTIVE];
-        let k = features(rec, &mut s, &mut n);
+        let (mut s, mut n) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
+        let k = features(Layout::Flat, rec, &mut s, &mut n);
         assert_eq!(k, 32);
-        let (mut a, mut b) = (s.to_vec(), n.to_vec());
+        assert!(s[..k].contains(&4) && n[..k].contains(&(7 * 90 + 85)));
+        // The start position is symmetric: both perspectives see the same features.
+        let (mut a, mut b) = (s[..k].to_vec(), n[..k].to_vec());
         a.sort();
         b.sort();
         assert_eq!(a, b);
+        // Factorised: each piece twice, once in bucket 0 (kings on e0/e9), once shared.
+        let k = features(Layout::KingBuckets, rec, &mut s, &mut n);
+        assert_eq!(k, 64);
+        let mut want: Vec<u16> = a.iter().flat_map(|&f| [f, f + 7560]).collect();
+        want.sort();
+        let mut got = s[..k].to_vec();
+        got.sort();
+        assert_eq!(got, want);
     }
 
     #[test]
@@ -582,33 +704,36 @@ mod tests {
             let mrec = PackedRecord(Record::from_position(&m, 0, r.best.unwrap(), false, 0, GameResult::Draw).encode());
             let (mut a, mut b) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
             let (mut c, mut d) = ([0u16; MAX_ACTIVE], [0u16; MAX_ACTIVE]);
-            let k = features_of(rec, true, &mut a, &mut b);
-            assert_eq!(features(&mrec, &mut c, &mut d), k);
-            let sorted = |x: &[u16]| {
-                let mut v = x.to_vec();
-                v.sort();
-                v
-            };
-            assert_eq!(sorted(&a[..k]), sorted(&c[..k]));
-            assert_eq!(sorted(&b[..k]), sorted(&d[..k]));
+            for layout in [Layout::Flat, Layout::KingBuckets] {
+                let k = features_of(layout, rec, true, &mut a, &mut b);
+                assert_eq!(features(layout, &mrec, &mut c, &mut d), k);
+                let sorted = |x: &[u16]| {
+                    let mut v = x.to_vec();
+                    v.sort();
+                    v
+                };
+                assert_eq!(sorted(&a[..k]), sorted(&c[..k]));
+                assert_eq!(sorted(&b[..k]), sorted(&d[..k]));
+            }
         }
     }
 
     #[test]
     fn gradient_matches_finite_differences() {
-        let mut net = Net::random(16, 5);
+        let mut net = Net::random(Layout::KingBuckets, 16, 5);
         let o = net.out_offset();
         for w in &mut net.params[o..o + 32] {
             *w *= 20.0;
         }
         let recs = sample_positions();
-        let s = Sample::new(&recs[10], 0.7, 400.0);
+        let s = Sample::new(Layout::KingBuckets, &recs[10], 0.7, 400.0);
         let s = Sample { target: 0.8, ..s };
         let mut sc = Scratch::new(16);
         let mut g = vec![0f32; net.params.len()];
         sample_loss(&net, &s, 1.0, &mut sc, Some(&mut g));
         let idx = [
             s.stm[0] as usize * 16 + 3,
+            s.stm[1] as usize * 16 + 3,
             s.nstm[5] as usize * 16 + 7,
             net.ft_bias_offset() + 2,
             o + 4,
@@ -632,7 +757,7 @@ mod tests {
 
     #[test]
     fn checkpoint_round_trips() {
-        let net = Net::random(16, 2);
+        let net = Net::random(Layout::KingBuckets, 16, 2);
         let mut adam = Adam::new(net.params.len());
         adam.m[5] = 0.5;
         adam.t = 77;
@@ -641,6 +766,7 @@ mod tests {
         let p = dir.join("a.ckpt");
         save_checkpoint(&p, &net, &adam, 3).unwrap();
         let (n2, a2, e) = load_checkpoint(&p).unwrap();
+        assert_eq!(n2.layout, Layout::KingBuckets);
         assert_eq!((n2.params, a2.m, a2.t, e), (net.params, adam.m, 77, 3));
         std::fs::write(&p, b"junk").unwrap();
         assert!(load_checkpoint(&p).unwrap_err().to_string().contains("magic"));
