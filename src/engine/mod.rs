@@ -128,7 +128,10 @@ impl<W: Write> Engine<W> {
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .stack_size(WORKER_STACK)
-            .spawn(move || worker::run(job_rx, event_tx));
+            .spawn(move || {
+                let defaults = Options::default();
+                worker::run(job_rx, event_tx, defaults.hash_mb, defaults.threads)
+            });
         if let Err(e) = spawned {
             // Without a worker every search ends at once (the event channel is closed) and
             // falls back to a legal move; say why.

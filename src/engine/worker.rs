@@ -12,8 +12,6 @@ use crossbeam_channel::{Receiver, Sender};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
-use super::options::Options;
-
 /// Stack of the search worker: deep recursion must never overflow.
 pub(super) const WORKER_STACK: usize = 64 * 1024 * 1024;
 
@@ -48,10 +46,11 @@ pub(super) fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "unknown panic".to_string())
 }
 
-/// The worker's body: owns the `Searcher` and runs jobs until the controller goes away. A
-/// panicking job is reported and the searcher rebuilt, so a bug never takes the engine down.
-pub(super) fn run(jobs: Receiver<Job>, events: Sender<Event>) {
-    let (mut hash, mut threads) = (Options::default().hash_mb, Options::default().threads);
+/// The worker's body: owns the `Searcher` (first with `hash` MB and `threads` threads) and
+/// runs jobs until the controller goes away. A panicking job is reported and the searcher
+/// rebuilt, so a bug never takes the engine down.
+pub(super) fn run(jobs: Receiver<Job>, events: Sender<Event>, hash: usize, threads: usize) {
+    let (mut hash, mut threads) = (hash, threads);
     let mut searcher = Searcher::new(hash, threads);
     let mut net: Option<Arc<Network>> = crate::eval::default_network();
     for job in jobs {
