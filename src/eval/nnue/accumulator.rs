@@ -155,10 +155,67 @@ impl AccumulatorStack {
             }
             return STACK_DEPTH;
         }
-        for p in Color::BOTH {
-            self.materialise_perspective(net, pos, p);
+        match net.layout() {
+            Layout::Flat => self.materialise_both(net, pos),
+            Layout::KingBuckets => {
+                for p in Color::BOTH {
+                    self.materialise_perspective(net, pos, p);
+                }
+            }
         }
         self.top
+    }
+
+    /// Brings both perspectives of the top entry up to date at once: a flat net, whose two
+    /// perspectives are always computed together.
+    #[inline(always)]
+    fn materialise_both(&mut self, net: &Network, pos: &Position) {
+        let top = self.top;
+        let mut base = top;
+        while !self.meta[base].computed[0] {
+            if base == 0 {
+                for p in Color::BOTH {
+                    self.refresh_into(net, pos, top, p);
+                }
+                self.meta[top].computed = [true; 2];
+                return;
+            }
+            base -= 1;
+        }
+        for i in base + 1..=top {
+            self.apply_both(net, i);
+            self.meta[i].computed = [true; 2];
+        }
+    }
+
+    /// Computes both perspectives of entry `i` of a flat net from entry `i - 1` and entry
+    /// `i`'s delta.
+    #[inline(always)]
+    fn apply_both(&mut self, net: &Network, i: usize) {
+        let n = 2 * self.lanes;
+        let (below, rest) = self.acc.split_at_mut(i * n);
+        let src = &below[(i - 1) * n..];
+        let dst = &mut rest[..n];
+        let Some(d) = self.meta[i].delta else {
+            dst.copy_from_slice(src);
+            return;
+        };
+        let (from, to) = (
+            Square::from_index_unchecked(d.from as usize),
+            Square::from_index_unchecked(d.to as usize),
+        );
+        for (k, p) in Color::BOTH.into_iter().enumerate() {
+            let (s, t) = (
+                &src[k * self.lanes..(k + 1) * self.lanes],
+                &mut dst[k * self.lanes..(k + 1) * self.lanes],
+            );
+            let add = net.row(feature(p, View::FLAT, d.piece, to));
+            let sub = net.row(feature(p, View::FLAT, d.piece, from));
+            match d.captured {
+                None => simd::add_sub(self.backend, t, s, add, sub),
+                Some(c) => simd::add_sub_sub(self.backend, t, s, add, sub, net.row(feature(p, View::FLAT, c, to))),
+            }
+        }
     }
 
     /// Brings the top entry's accumulator of perspective `p` up to date.
