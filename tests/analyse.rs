@@ -360,6 +360,19 @@ fn the_game_end_is_named_by_the_rules() {
             .any(|l| l.contains("End by the rules: Red wins (checkmate)")),
         "{lines:?}"
     );
+
+    // Red checks with every move until the position stands a third time: perpetual check.
+    let text = "[FEN \"3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1\"]\n\n\
+        1. a0a9 d9d8 2. a9a8 d8d9 3. a8a9 d9d8 4. a9a8 d8d9 5. a8a9 0-1\n";
+    let games = formats::read(text.as_bytes());
+    let game = games[0].as_ref().unwrap_or_else(|e| panic!("{e}"));
+    let r = review_game(game, 0, 2_000);
+    assert_eq!(r.outcome.to_string(), "Black wins (perpetual check by Red)");
+    let pgn = flat(&annotate::annotated_pgn(game, &r, &Color::BOTH, "test", Notation::Iccs));
+    assert!(
+        pgn.contains("by the rules: Black wins (perpetual check by Red)} 0-1"),
+        "{pgn}"
+    );
 }
 
 #[test]

@@ -76,14 +76,6 @@ impl Format {
             Format::Pgn
         }
     }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::Pgn => "PGN",
-            Format::Xqf => "XQF",
-            Format::Cbf => "CBF",
-        }
-    }
 }
 
 /// A move of a game's main line that does not replay.

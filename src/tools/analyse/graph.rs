@@ -65,6 +65,8 @@ fn draw(
         .x_desc("ply (half-moves)")
         .y_desc("Red's winning chances (%)")
         .y_labels(5)
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0}%"))
         .light_line_style(WHITE.mix(0.0))
         .draw()?;
     let red = RGBColor(0xC8, 0x1E, 0x1E);

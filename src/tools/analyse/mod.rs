@@ -278,7 +278,7 @@ pub fn run(args: &AnalyseArgs) -> anyhow::Result<()> {
         bail!("interrupted: {finished} of {} games reviewed and written", jobs.len());
     }
     if failed > 0 {
-        bail!("{failed} game(s) or file(s) could not be read or written; the other {finished} were reviewed");
+        bail!("{failed} game(s) or file(s) could not be read or written ({finished} game(s) reviewed)");
     }
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! second, time left) when it is a terminal, otherwise a plain line every ten seconds and one
 //! per finished game.
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
@@ -21,8 +21,11 @@ impl Progress {
     /// Progress over `total` positions; `quiet` shows nothing but the finished games.
     pub fn new(total: u64, quiet: bool) -> Progress {
         let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
-            let style = ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} positions, {per_sec}, ETA {eta}")
+            let style = ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} positions, {rate}, ETA {eta}")
                 .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.1}/s", state.per_sec());
+                })
                 .progress_chars("=> ");
             ProgressBar::new(total).with_style(style)
         });
