@@ -407,3 +407,47 @@ fn the_command_reviews_the_good_games_and_fails_for_the_broken() {
     assert!(dir.join("ucci_test1-1.svg").exists() && dir.join("broken-1.svg").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn one_side_and_one_graph() {
+    let dir = std::env::temp_dir().join(format!("chariot-analyse-side-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let (out, svg) = (dir.join("out.pgn"), dir.join("game.svg"));
+    let blunders = format!("{DATA}blunders.pgn");
+    let chariot = || std::process::Command::new(env!("CARGO_BIN_EXE_chariot"));
+    // --graph draws one game: two are refused before any search.
+    let two = chariot()
+        .args(["analyse", "--depth", "1", "--graph"])
+        .arg(&svg)
+        .arg(&blunders)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!two.status.success());
+    assert!(String::from_utf8_lossy(&two.stderr).contains("use --graph-dir DIR"));
+    let one = chariot()
+        .args(["analyse", "--depth", "1", "--first-ply", "40", "--quiet", "--out"])
+        .arg(&out)
+        .arg("--graph")
+        .arg(&svg)
+        .arg(format!("{DATA}ucci_test1.xqf"))
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(one.status.success() && svg.exists());
+    // Red's moves only: Black's rook left to be taken is neither marked nor counted.
+    let run = chariot()
+        .args(["analyse", "--nodes", "60000", "--side", "red", "--quiet"])
+        .arg("--out")
+        .arg(&out)
+        .arg(&blunders)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(
+        stdout.contains("Red   Red: ") && !stdout.contains("Black Black: "),
+        "{stdout}"
+    );
+    let pgn = flat(&std::fs::read_to_string(&out).unwrap_or_default());
+    assert!(pgn.contains("c0c8 $4") && !pgn.contains("a9b9 $4"), "{pgn}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
