@@ -5,6 +5,7 @@ pub mod board;
 pub mod core;
 pub mod engine;
 pub mod eval;
+pub mod formats;
 pub mod notation;
 pub mod protocol;
 pub mod search;

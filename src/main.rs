@@ -34,6 +34,8 @@ enum Command {
     Datagen(tools::datagen::DatagenArgs),
     /// Train the NNUE network on datagen files and write it quantised (CHNN v1).
     Train(tools::train::TrainArgs),
+    /// Review games (PGN, XQF, CBF): marked mistakes, annotated PGN, a summary and an SVG graph.
+    Analyse(tools::analyse::AnalyseArgs),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -49,5 +51,6 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Play(a)) => tools::play::run(&a),
         Some(Command::Datagen(a)) => tools::datagen::run(&a),
         Some(Command::Train(a)) => tools::train::run(&a),
+        Some(Command::Analyse(a)) => tools::analyse::run(&a),
     }
 }

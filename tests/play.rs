@@ -302,3 +302,17 @@ fn bad_arguments_are_refused() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad --tc"));
 }
+
+#[test]
+fn review_marks_the_moves_so_far() {
+    // 4... a9b9 leaves the rook to the cannon on b2.
+    let pgn = pgn_file("review", START, "1. h2e2 h9g7 2. h0g2 i9h9 3. i0h0 b9c7 4. b0c2 a9b9");
+    let out = play(&[], &format!("review\nload {pgn}\nreview\nquit\n"));
+    has(&out, "No moves to review yet.");
+    has(&out, "Reviewing 8 moves (100000 nodes a position)...");
+    has(&out, "Red   you: accuracy ");
+    has(&out, "Black Chariot: accuracy ");
+    has(&out, "4... R1=2?? (");
+    has(&out, "; then C8+7");
+    let _ = std::fs::remove_file(pgn);
+}

@@ -142,6 +142,13 @@ impl Info {
     }
 }
 
+/// The expected game score (win 1, draw ½, loss 0) of a score for the side it is from, by the
+/// model of the reported win/draw/loss figures (`UCI_ShowWDL`); decisive scores give 1 or 0.
+pub fn expected_score(score: i32) -> f64 {
+    let (w, d, _) = alphabeta::wdl(score);
+    (w as f64 + d as f64 / 2.0) / 1000.0
+}
+
 /// Receives progress from the search. The protocol layer prints it; tools may ignore it.
 pub trait Reporter {
     fn info(&mut self, info: &Info);

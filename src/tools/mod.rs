@@ -1,5 +1,7 @@
-//! Tools for people and scripts: perft, bench, match, outcome, tune, spsa, play, datagen, train.
+//! Tools for people and scripts: analyse, perft, bench, match, outcome, tune, spsa, play, datagen,
+//! train.
 
+pub mod analyse;
 pub mod bench;
 pub mod datagen;
 pub mod matches;

@@ -1,11 +1,13 @@
 //! PGN output for xiangqi games: the usual seven tags plus `[Game "Chinese Chess"]`,
 //! `[Variant "xiangqi"]`, `[FEN]`, `[Termination]`; ICCS coordinate moves (`h2e2`);
-//! `{book}` on opening moves and `{score/depth time}` comments where the engine reported them.
+//! `{book}` on opening moves and `{score/depth time}` comments where the engine reported them;
+//! annotated games (`chariot analyse`) add NAGs and variations.
 
 use super::engine::{Score, Thought};
 use super::game::GameRecord;
+use crate::board::Position;
 use crate::core::{Color, Move};
-use crate::notation::iccs;
+use crate::notation::{self, iccs, Notation};
 use std::fmt::Write;
 
 /// Values inside tags may not hold `"` or `\`.
@@ -50,6 +52,90 @@ pub fn write_pgn(
     closing: Option<&str>,
     result: &str,
 ) -> String {
+    let moves: Vec<Annotated> = moves
+        .iter()
+        .map(|(mv, note)| Annotated {
+            comment: note.clone(),
+            ..Annotated::new(*mv)
+        })
+        .collect();
+    write_annotated(tags, fen, &moves, closing, result, Notation::Iccs)
+}
+
+/// A move of an annotated game: a NAG (`$2` for `?` …), a comment, and a variation played
+/// instead of it (from the same position) with its own comment.
+#[derive(Clone, Debug)]
+pub struct Annotated {
+    pub mv: Move,
+    pub nag: Option<u8>,
+    pub comment: Option<String>,
+    pub variation: Vec<Move>,
+    pub variation_comment: Option<String>,
+}
+
+impl Annotated {
+    /// The move alone.
+    pub fn new(mv: Move) -> Annotated {
+        Annotated {
+            mv,
+            nag: None,
+            comment: None,
+            variation: Vec::new(),
+            variation_comment: None,
+        }
+    }
+}
+
+/// A comment token: braces inside would end it early, so they are dropped.
+fn comment_token(text: &str) -> String {
+    format!("{{{}}}", text.replace(['{', '}'], ""))
+}
+
+/// The move tokens of `moves` played from `pos` (or, without a position, from move `number`
+/// with `side` to move, in ICCS), numbered as PGN wants: `N.` before Red's moves, `N...`
+/// before a Black move that opens the text (the game or a variation). Moves are written in
+/// `notation`.
+fn numbered(
+    moves: &[Move],
+    pos: Option<&Position>,
+    mut number: u32,
+    mut side: Color,
+    notation: Notation,
+    tokens: &mut Vec<String>,
+) {
+    let mut pos = pos.cloned();
+    for (i, &mv) in moves.iter().enumerate() {
+        if side == Color::Red {
+            tokens.push(format!("{number}."));
+        } else if i == 0 {
+            tokens.push(format!("{number}..."));
+        }
+        // A move that is not legal (a forfeit) is written in ICCS, and so is what follows.
+        pos = pos.filter(|p| p.is_legal(mv));
+        match &mut pos {
+            Some(p) => {
+                tokens.push(notation::format_move(p, mv, notation));
+                p.make_move(mv);
+            }
+            None => tokens.push(iccs::format(mv)),
+        }
+        if side == Color::Black {
+            number += 1;
+        }
+        side = !side;
+    }
+}
+
+/// [`write_pgn`] with NAGs and variations, and the moves in `notation` (ICCS when the FEN
+/// does not parse): the annotated game of `chariot analyse`.
+pub fn write_annotated(
+    tags: &[(&str, String)],
+    fen: &str,
+    moves: &[Annotated],
+    closing: Option<&str>,
+    result: &str,
+    notation: Notation,
+) -> String {
     let mut out = String::new();
     for (k, v) in tags {
         let _ = writeln!(out, "[{k} \"{}\"]", tag_value(v));
@@ -57,36 +143,56 @@ pub fn write_pgn(
     out.push('\n');
 
     // Movetext: numbers follow the FEN's side to move and move number.
-    let pos = crate::board::Position::from_fen(fen).ok();
+    let mut pos = Position::from_fen(fen).ok();
     let mut side = pos.as_ref().map(|p| p.side_to_move()).unwrap_or(Color::Red);
     let mut number = pos.as_ref().map(|p| p.fullmove()).unwrap_or(1).max(1);
     let mut tokens: Vec<String> = Vec::new();
-    let mut first = true;
-    for (mv, note) in moves {
-        if side == Color::Red {
-            tokens.push(format!("{number}."));
-        } else if first {
-            tokens.push(format!("{number}..."));
+    // Whether the next Black move needs its `N...` (at the start and after a variation).
+    let mut fresh = true;
+    for a in moves {
+        let before = tokens.len();
+        numbered(&[a.mv], pos.as_ref(), number, side, notation, &mut tokens);
+        if side == Color::Black && !fresh {
+            tokens.remove(before);
         }
-        tokens.push(iccs::format(*mv));
-        if let Some(n) = note {
-            tokens.push(format!("{{{}}}", n.replace(['{', '}'], "")));
+        if let Some(nag) = a.nag {
+            tokens.push(format!("${nag}"));
         }
+        fresh = false;
+        if let Some(n) = &a.comment {
+            tokens.push(comment_token(n));
+        }
+        if !a.variation.is_empty() {
+            let mut var = Vec::new();
+            numbered(&a.variation, pos.as_ref(), number, side, notation, &mut var);
+            if let Some(c) = &a.variation_comment {
+                var.push(comment_token(c));
+            }
+            var[0].insert(0, '(');
+            if let Some(last) = var.last_mut() {
+                last.push(')');
+            }
+            tokens.extend(var);
+            fresh = true;
+        }
+        pos = pos.filter(|p| p.is_legal(a.mv)).map(|mut p| {
+            p.make_move(a.mv);
+            p
+        });
         if side == Color::Black {
             number += 1;
         }
         side = !side;
-        first = false;
     }
     if let Some(reason) = closing {
-        tokens.push(format!("{{{}}}", reason.replace(['{', '}'], "")));
+        tokens.push(comment_token(reason));
     }
     tokens.push(result.to_string());
 
-    // Wrap at 80 columns.
+    // Wrap at 80 columns (counted in characters: comments may be Chinese).
     let mut line = String::new();
     for t in tokens {
-        if !line.is_empty() && line.len() + 1 + t.len() > 80 {
+        if !line.is_empty() && line.chars().count() + 1 + t.chars().count() > 80 {
             out.push_str(&line);
             out.push('\n');
             line.clear();

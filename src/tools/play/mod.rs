@@ -7,7 +7,8 @@
 //! changes nothing; an ambiguous one is asked back. Chariot searches with the same `Searcher`
 //! as the protocol and reports through a `Reporter`, which prints the live line. The game
 //! ends by the rules (`board::rules::outcome`), by resignation or on time; games are saved as
-//! `chariot match` writes PGN, and loaded back with their comments.
+//! `chariot match` writes PGN, and loaded back with their comments; `review` marks the moves so
+//! far as `chariot analyse` does.
 
 mod board;
 mod strength;
@@ -18,6 +19,8 @@ use crate::core::{Color, Move};
 use crate::notation::{self, Notation, NotationError, Refusal};
 use crate::search::skill::Skill;
 use crate::search::{Clock, Control, Info, Limits, Reporter, Score, Searcher, DECISIVE_BOUND};
+use crate::tools::analyse::review::{self, Plan};
+use crate::tools::analyse::summary;
 use crate::tools::matches::engine::{Score as PgnScore, Thought};
 use crate::tools::matches::pgn;
 use anyhow::{anyhow, bail};
@@ -55,6 +58,9 @@ pub struct PlayArgs {
     #[arg(long)]
     pub ascii: bool,
 }
+
+/// The search budget of each position for `review`.
+const REVIEW_NODES: u64 = 100_000;
 
 /// One move of the game, with what Chariot thought when it played it.
 #[derive(Clone, Debug)]
@@ -283,6 +289,7 @@ Moves, in any of three notations:
 Commands:
   undo        take back your last move and Chariot's reply
   hint        Chariot's best move for you, and its line
+  review      Chariot's verdict on the moves so far: ?! inaccuracy, ? mistake, ?? blunder
   flip        turn the board around
   level N     Chariot's strength, 1 (weakest) to 20 (full)
   new         start again
@@ -414,6 +421,7 @@ impl Session<'_> {
             "fen" => writeln!(self.out, "{}", self.pos.fen())?,
             "undo" => self.undo()?,
             "hint" => self.hint()?,
+            "review" => self.review()?,
             "new" => self.new_game()?,
             "resign" => self.resign()?,
             "level" => match arg.parse::<u32>() {
@@ -693,6 +701,41 @@ impl Session<'_> {
         writeln!(self.out, "Hint: {}  {}  {}{line}", texts[0], texts[1], texts[2])
     }
 
+    /// `review`: every position of the game so far searched at [`REVIEW_NODES`] (as
+    /// `chariot analyse` does), then each side's accuracy and the marked moves.
+    fn review(&mut self) -> std::io::Result<()> {
+        if self.plies.is_empty() {
+            return writeln!(self.out, "No moves to review yet.");
+        }
+        let start = Position::from_fen(&self.start_fen).unwrap_or_else(|_| Position::startpos());
+        let moves: Vec<Move> = self.plies.iter().map(|p| p.mv).collect();
+        let plan = Plan {
+            limits: Limits {
+                nodes: Some(REVIEW_NODES),
+                ..Default::default()
+            },
+            first_ply: 0,
+        };
+        writeln!(
+            self.out,
+            "Reviewing {} moves ({REVIEW_NODES} nodes a position)...",
+            moves.len()
+        )?;
+        let review = review::review(
+            &mut self.searcher,
+            &start,
+            &moves,
+            &plan,
+            &Control::default(),
+            &mut |_| {},
+        );
+        let names = [self.name(Color::Red), self.name(Color::Black)];
+        for line in summary::report(&start, &moves, &review, &Color::BOTH, names, Notation::Wxf) {
+            writeln!(self.out, "{line}")?;
+        }
+        Ok(())
+    }
+
     /// Rebuilds the position from the start FEN and the plies kept.
     fn replay(&mut self) {
         let mut pos = Position::from_fen(&self.start_fen).unwrap_or_else(|_| Position::startpos());
@@ -835,7 +878,7 @@ type Loaded = (String, Vec<Ply>, Option<(&'static str, String)>);
 
 fn load_game(path: &str, human: Color) -> anyhow::Result<Loaded> {
     let text = std::fs::read_to_string(path)?;
-    let parsed = crate::tools::tune::games::parse_pgn(&text);
+    let parsed = crate::formats::pgn::parse_pgn(&text);
     let game = parsed
         .games
         .first()
