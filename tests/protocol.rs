@@ -211,6 +211,9 @@ fn extras_d_eval_flip_bench_perft() {
     // The move that led here, in ICCS, WXF and Chinese (the notation module's printers).
     assert_eq!(lines[board.len()], "Last move: h2e2  C2=5  炮二平五");
     assert_eq!(lines[board.len() + 3], "Checkers:");
+    // The net's kernels, as chosen for this CPU at start-up.
+    let kernels = format!("Kernels: {}", chariot::eval::nnue::Backend::best());
+    assert_eq!(lines[board.len() + 4], kernels);
     assert_eq!(lines.last().map(String::as_str), Some("Outcome: ongoing"));
     // A position without moves has no last move.
     e.send("position startpos");
