@@ -36,9 +36,10 @@ check() { # name, command...
     local name=$1
     shift
     local sig
-    sig=$(signature "$@")
+    sig=$(signature "$@" || true)
     if [ "$sig" != "$expected" ]; then
         echo "FAIL $name: bench signature '${sig}', expected $expected"
+        [ -n "$sig" ] || echo "     its last words: $("$@" bench 2>&1 | tr -d '\r' | tail -n 1)"
         failed=1
         return
     fi
