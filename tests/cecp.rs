@@ -5,7 +5,7 @@
 mod common;
 
 use chariot::board::Position;
-use common::Engine;
+use common::{allowed, Engine};
 use std::time::{Duration, Instant};
 
 /// An engine after `xboard`/`protover 2`, its features read.
@@ -274,15 +274,18 @@ fn clocks_bound_the_search_and_move_now_stops_it() {
     let start = Instant::now();
     e.send("usermove h2e2");
     e.until(|l| l.starts_with("move "));
-    assert!(start.elapsed() < Duration::from_millis(600), "{:?}", start.elapsed());
+    let took = start.elapsed();
+    eprintln!("0.5 s left for 40 moves: the move after {took:?}");
+    assert!(took < allowed(Duration::from_millis(100)), "{took:?}");
     // st: a fixed time per move.
     e.send("st 0.3");
     let start = Instant::now();
     e.send("usermove h0g2");
     e.until(|l| l.starts_with("move "));
     let took = start.elapsed();
+    eprintln!("st 0.3: the move after {took:?}");
     assert!(
-        took > Duration::from_millis(150) && took < Duration::from_millis(800),
+        took > Duration::from_millis(150) && took < allowed(Duration::from_millis(300)),
         "{took:?}"
     );
     // `?` ends a long think at once with a move.
@@ -292,7 +295,9 @@ fn clocks_bound_the_search_and_move_now_stops_it() {
     let start = Instant::now();
     e.send("?");
     e.until(|l| l.starts_with("move "));
-    assert!(start.elapsed() < Duration::from_millis(200), "{:?}", start.elapsed());
+    let took = start.elapsed();
+    eprintln!("?: the move after {took:?}");
+    assert!(took < allowed(Duration::from_millis(10)), "{took:?}");
     e.send("quit");
     e.finish();
 }

@@ -57,7 +57,7 @@ fn incremental_accumulators_equal_a_refresh_after_every_move_unmake_and_null_mov
     let mut checked = 0;
     for net in nets() {
         for game in 0..6 {
-            let backends = [Backend::Scalar, Backend::best()];
+            let backends = [Backend::SCALAR, Backend::best()];
             let mut pos = Position::startpos();
             let mut stacks = backends.map(|b| AccumulatorStack::with_backend(net.hidden(), b));
             for s in &mut stacks {
@@ -88,8 +88,8 @@ fn incremental_accumulators_equal_a_refresh_after_every_move_unmake_and_null_mov
                 // Evaluate only now and then, so that the lazy stack walks back over
                 // several recorded moves; every few plies compare everything.
                 if game % 2 == 0 || rng.below(3) == 0 {
-                    let expect = refreshed(&net, &pos, Backend::Scalar);
-                    let want = nnue::evaluate_with(&net, &pos, Backend::Scalar);
+                    let expect = refreshed(&net, &pos, Backend::SCALAR);
+                    let want = nnue::evaluate_with(&net, &pos, Backend::SCALAR);
                     for s in &mut stacks {
                         let (r, b) = s.current(&net, &pos);
                         assert_eq!(
@@ -130,10 +130,15 @@ fn deeper_lines_than_the_stack_still_evaluate_right() {
 
 #[test]
 fn simd_equals_scalar() {
-    if !Backend::Avx2.available() {
-        eprintln!("AVX2 is not available on this CPU: only the scalar kernels run here");
-        return;
+    let vector: Vec<Backend> = Backend::all().filter(|&b| b != Backend::SCALAR).collect();
+    eprintln!("vector kernels this CPU runs: {vector:?}");
+    for b in vector {
+        kernels_equal_scalar(b);
     }
+}
+
+/// `b`'s kernels against the scalar ones, on raw lanes and on whole evaluations.
+fn kernels_equal_scalar(b: Backend) {
     let mut rng = Rng(0xDEAD_BEEF_CAFE_F00D);
     // The kernels on raw lanes, values anywhere in i16.
     for len in [1usize, 2, 3, 16, 64] {
@@ -155,18 +160,18 @@ fn simd_equals_scalar() {
                 lanes(&mut rng),
             );
             let mut d = [vec![Lane::ZERO; len], vec![Lane::ZERO; len]];
-            for (k, b) in [Backend::Scalar, Backend::Avx2].into_iter().enumerate() {
+            for (k, b) in [Backend::SCALAR, b].into_iter().enumerate() {
                 nnue::simd::add_sub_sub(b, &mut d[k], &src, &a, &s1, &s2);
             }
             assert_eq!(d[0], d[1]);
-            for (k, b) in [Backend::Scalar, Backend::Avx2].into_iter().enumerate() {
+            for (k, b) in [Backend::SCALAR, b].into_iter().enumerate() {
                 nnue::simd::add_sub(b, &mut d[k], &src, &a, &s1);
                 nnue::simd::add_assign(b, &mut d[k], &s2);
             }
             assert_eq!(d[0], d[1]);
             assert_eq!(
-                nnue::simd::output_sum(Backend::Scalar, &src, &w),
-                nnue::simd::output_sum(Backend::Avx2, &src, &w)
+                nnue::simd::output_sum(Backend::SCALAR, &src, &w, net::QA as i16),
+                nnue::simd::output_sum(b, &src, &w, net::QA as i16)
             );
         }
     }
@@ -175,9 +180,9 @@ fn simd_equals_scalar() {
     for net in nets() {
         let mut pos = Position::startpos();
         for _ in 0..400 {
-            let a = nnue::evaluate_with(&net, &pos, Backend::Scalar);
-            let b = nnue::evaluate_with(&net, &pos, Backend::Avx2);
-            assert_eq!(a, b, "{net:?} {}", pos.fen());
+            let a = nnue::evaluate_with(&net, &pos, Backend::SCALAR);
+            let v = nnue::evaluate_with(&net, &pos, b);
+            assert_eq!(a, v, "{net:?} {}", pos.fen());
             n += 1;
             match random_move(&mut rng, &pos) {
                 Some(mv) if pos.history().len() < 150 => pos.make_move(mv),

@@ -9,13 +9,14 @@ mod common;
 
 use chariot::board::Position;
 use chariot::core::Move;
-use common::{Engine, TIMEOUT};
+use common::{allowed, Engine, TIMEOUT};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::time::{Duration, Instant};
 
-/// The contract asks for a few milliseconds; the tests allow this much for a loaded CI.
-const LATENCY_BOUND: Duration = Duration::from_millis(100);
+/// The contract asks for a few milliseconds; the tests allow [`allowed`] of that, for a
+/// loaded CI.
+const LATENCY_BOUND: Duration = allowed(Duration::from_millis(10));
 
 fn pos_after(fen: Option<&str>, moves: &[&str]) -> Position {
     let mut p = match fen {
@@ -210,6 +211,9 @@ fn extras_d_eval_flip_bench_perft() {
     // The move that led here, in ICCS, WXF and Chinese (the notation module's printers).
     assert_eq!(lines[board.len()], "Last move: h2e2  C2=5  炮二平五");
     assert_eq!(lines[board.len() + 3], "Checkers:");
+    // The net's kernels, as chosen for this CPU at start-up.
+    let kernels = format!("Kernels: {}", chariot::eval::nnue::Backend::best());
+    assert_eq!(lines[board.len() + 4], kernels);
     assert_eq!(lines.last().map(String::as_str), Some("Outcome: ongoing"));
     // A position without moves has no last move.
     e.send("position startpos");
@@ -279,13 +283,14 @@ fn every_go_parameter_gets_one_legal_bestmove() {
     // btime counts for Black.
     e.send("position startpos moves h2e2");
     let t = Instant::now();
-    e.send("go wtime 100000 btime 200 winc 0 binc 0");
+    e.send("go wtime 1000000 btime 200 winc 0 binc 0");
     let line = e.bestmove();
     assert_legal_bestmove(&line, &after);
+    let took = t.elapsed();
+    eprintln!("Black with 200 ms (Red 1000 s): bestmove after {took:?}");
     assert!(
-        t.elapsed() < Duration::from_millis(200),
-        "Black's clock not used: {:?}",
-        t.elapsed()
+        took < allowed(Duration::from_millis(200)),
+        "Black's clock not used: {took:?}"
     );
     // searchmoves restricts the root.
     e.send("position startpos");
@@ -307,8 +312,8 @@ fn movetime_is_kept() {
         let took = t.elapsed();
         assert_legal_bestmove(&line, &Position::startpos());
         eprintln!("go movetime {ms}: bestmove after {took:?}");
-        // The contract: within movetime + Move Overhead (10 ms); CI slack on top.
-        assert!(took <= Duration::from_millis(ms + 10) + LATENCY_BOUND, "{took:?}");
+        // The contract: within movetime + Move Overhead (10 ms); a loaded CI's slack on top.
+        assert!(took <= allowed(Duration::from_millis(ms + 10)), "{took:?}");
     }
 }
 
@@ -335,7 +340,7 @@ fn infinite_and_ponder_hold_bestmove_until_stop_or_ponderhit() {
     assert_legal_bestmove(&e.bestmove(), &pos_after(None, &["h2e2"]));
     let took = t.elapsed();
     eprintln!("ponderhit with 400 ms left: bestmove after {took:?}");
-    assert!(took < Duration::from_millis(400), "{took:?}");
+    assert!(took < allowed(Duration::from_millis(100)), "{took:?}");
     // Ponder, then stop.
     e.send("go ponder wtime 400 btime 400 depth 1");
     assert!(!e
@@ -481,7 +486,7 @@ fn every_thread_count_from_one_to_eight_plays_legal_moves_on_time() {
             e.send(go);
             assert_legal_bestmove(e.until(|l| l.starts_with("bestmove")).last().unwrap(), &pos);
             assert!(
-                t.elapsed() < Duration::from_secs(3),
+                t.elapsed() < allowed(Duration::from_millis(400)),
                 "Threads {threads}: {what} took {:?}",
                 t.elapsed()
             );
@@ -631,7 +636,9 @@ fn ucci_dialect() {
     let t = Instant::now();
     e.send("go time 1 increment 0");
     assert_legal_bestmove(&e.bestmove(), &Position::startpos());
-    assert!(t.elapsed() < Duration::from_millis(1000), "{:?}", t.elapsed());
+    let took = t.elapsed();
+    eprintln!("ucci go time 1 (s): bestmove after {took:?}");
+    assert!(took < allowed(Duration::from_millis(100)), "{took:?}");
     e.send("setoption usemillisec true");
     let t = Instant::now();
     e.send("go draw time 300 movestogo 10 opptime 300 oppmovestogo 10");
@@ -639,7 +646,7 @@ fn ucci_dialect() {
     assert_legal_bestmove(&line, &Position::startpos());
     let took = t.elapsed();
     eprintln!("ucci go time 300 (ms): bestmove after {took:?}");
-    assert!(took < Duration::from_millis(300), "{took:?}");
+    assert!(took < allowed(Duration::from_millis(30)), "{took:?}");
     e.send("go ponder time 300 increment 0 opptime 300 oppincrement 0");
     assert!(!e
         .quiet(Duration::from_millis(200))

@@ -1,10 +1,16 @@
 //! Search tests: mates found with the right distance, rules in the tree, table mate scores,
 //! reproducibility after `clear`, legal moves at every depth, and a prompt stop.
+//!
+//! Searches are bounded by nodes or depth; the tests about the clock allow for a loaded
+//! machine ([`common::allowed`]).
+
+mod common;
 
 use chariot::board::Position;
 use chariot::core::Move;
 use chariot::search::tt::{score_from_tt, score_to_tt, Tt, TtBound};
 use chariot::search::{Control, Info, Limits, Score, Searcher, Silent, MATE};
+use common::allowed;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -49,32 +55,36 @@ fn mate_cases() -> Vec<MateCase> {
     cases
 }
 
+/// The node budget of each mate: a few times what the hardest case of `mates.txt` needs
+/// (1.23 M nodes; with one thread the count is exact and the same on every machine).
+const MATE_NODES: u64 = 5_000_000;
+
 #[test]
-fn every_mate_is_solved_within_a_second() {
+fn every_mate_is_solved_within_its_node_budget() {
     let cases = mate_cases();
     assert!(cases.len() >= 40, "mates.txt has {} cases", cases.len());
     let mut failures = Vec::new();
+    let mut most = 0;
     for case in &cases {
         let pos = fen(&case.fen);
         let mut searcher = Searcher::new(16, 1);
         let limits = Limits {
-            movetime: Some(Duration::from_secs(1)),
+            nodes: Some(MATE_NODES),
+            mate: Some(case.mate as u32),
             ..Default::default()
         };
-        let start = Instant::now();
         let mut last = None;
         let result = searcher.search(&pos, &limits, &Control::default(), &mut |i: &Info| last = Some(i.score));
-        let elapsed = start.elapsed();
+        most = most.max(result.nodes);
         let best = result.best.map(|m| m.to_string()).unwrap_or_default();
-        let ok =
-            last == Some(Score::Mate(case.mate)) && case.best.contains(&best) && elapsed < Duration::from_millis(1100);
-        if !ok {
+        if last != Some(Score::Mate(case.mate)) || !case.best.contains(&best) {
             failures.push(format!(
-                "{}: expected mate {} with {:?}, got {:?} {best} in {elapsed:?}",
-                case.fen, case.mate, case.best, last
+                "{}: expected mate {} with {:?}, got {:?} {best} after {} nodes",
+                case.fen, case.mate, case.best, last, result.nodes
             ));
         }
     }
+    eprintln!("the hardest mate took {most} nodes");
     assert!(
         failures.is_empty(),
         "{} of {} failed:\n{}",
@@ -270,7 +280,8 @@ fn stop_is_honoured_quickly_and_the_move_is_legal() {
         let r = h.join().expect("search thread");
         (r, t.elapsed())
     });
-    assert!(late < Duration::from_millis(100), "took {late:?} to stop");
+    eprintln!("stop: the search returned after {late:?}");
+    assert!(late < allowed(Duration::from_millis(10)), "took {late:?} to stop");
     assert!(r.best.is_some_and(|m| pos.is_legal(m)));
     // Stopped before it starts: still a legal move.
     let r = searcher.search(&pos, &limits, &control, &mut Silent);
@@ -317,7 +328,9 @@ fn single_reply_answers_at_once_and_movetime_is_kept() {
     };
     let t = Instant::now();
     let r = searcher.search(&pos, &limits, &Control::default(), &mut Silent);
-    assert!(t.elapsed() < Duration::from_millis(200));
+    let single = t.elapsed();
+    eprintln!("single reply with movetime 5 s: answered after {single:?}");
+    assert!(single < allowed(Duration::from_millis(10)), "{single:?}");
     assert!(r.best.is_some());
     let limits = Limits {
         movetime: Some(Duration::from_millis(300)),
@@ -327,8 +340,9 @@ fn single_reply_answers_at_once_and_movetime_is_kept() {
     let t = Instant::now();
     searcher.search(&Position::startpos(), &limits, &Control::default(), &mut Silent);
     let e = t.elapsed();
+    eprintln!("movetime 300 ms: the search returned after {e:?}");
     assert!(
-        e >= Duration::from_millis(250) && e < Duration::from_millis(340),
+        e >= Duration::from_millis(250) && e < allowed(Duration::from_millis(300)),
         "{e:?}"
     );
 }
@@ -353,8 +367,9 @@ fn pondering_ignores_the_clock_until_ponderhit() {
         (h.join().expect("search thread"), hit_at)
     });
     let after_hit = start.elapsed() - hit_at;
+    eprintln!("ponderhit with movetime 150 ms: the search returned after {after_hit:?}");
     assert!(
-        after_hit >= Duration::from_millis(100) && after_hit < Duration::from_millis(250),
+        after_hit >= Duration::from_millis(100) && after_hit < allowed(Duration::from_millis(150)),
         "{after_hit:?}"
     );
     assert!(r.best.is_some_and(|m| pos.is_legal(m)));
@@ -375,7 +390,10 @@ fn clock_search_stays_within_its_share() {
     let mut searcher = Searcher::new(16, 1);
     let t = Instant::now();
     let r = searcher.search(&pos, &limits, &Control::default(), &mut Silent);
-    assert!(t.elapsed() < Duration::from_millis(1000), "{:?}", t.elapsed());
+    let took = t.elapsed();
+    eprintln!("3 s + 50 ms on the clock: the search returned after {took:?}");
+    // Well under the 3 s left even on a loaded machine.
+    assert!(took < allowed(Duration::from_millis(300)), "{took:?}");
     assert!(r.depth >= 3 && r.best.is_some());
 }
 

@@ -2,7 +2,7 @@
 //!
 //! Rooks and cannons use per-line lookups: the occupancy of the slider's rank (9 bits) or
 //! file (10 bits) indexes a table of reachable points on that line. A file's bits lie 9
-//! apart in the `u128`, so they are gathered with BMI2 `pext` where the CPU has it.
+//! apart in the `u128`; one multiplication gathers them ([`file_occupancy`]).
 
 use crate::core::{Bitboard, Color, Square};
 
@@ -105,51 +105,22 @@ static FILE_SLIDE: [[[u16; 1024]; 10]; 2] = file_tables();
 /// A 10-bit rank mask spread onto file a.
 static FILE_SPREAD: [u128; 1024] = file_spread();
 
-const fn file_masks() -> ([u64; 9], [u64; 9], [u32; 9]) {
-    let mut lo = [0u64; 9];
-    let mut hi = [0u64; 9];
-    let mut lo_count = [0u32; 9];
-    let mut f = 0;
-    while f < 9 {
-        let mut r = 0;
-        while r < 10 {
-            let i = r * 9 + f;
-            if i < 64 {
-                lo[f] |= 1u64 << i;
-                lo_count[f] += 1;
-            } else {
-                hi[f] |= 1u64 << (i - 64);
-            }
-            r += 1;
-        }
-        f += 1;
-    }
-    (lo, hi, lo_count)
-}
-
-const FILE_BITS: ([u64; 9], [u64; 9], [u32; 9]) = file_masks();
+/// Ranks 0-7 of file a: bits 0, 9, …, 63.
+const FILE_A_LOW: u64 = 0x8040_2010_0804_0201;
 
 /// The 10-bit occupancy of file `file`, rank 0 in bit 0.
+///
+/// The file's bits lie 9 apart. Shifted down to file a, ranks 0-7 are bits `9r` of the low
+/// word; multiplying by `Σ 2^(56-8k)` (k = 0..7) sends bit `9r` to `56 + r`, and as the
+/// products `2^(56+9r-8k)` are distinct powers of two there is no carry into bits 56-63.
+/// Ranks 8 and 9 are bits 72 and 81. Plain integer code for every CPU, and no slower than
+/// BMI2 `pext` on a Zen 4 (`chariot bench`, both built with `target-cpu=native`).
 #[inline(always)]
 pub fn file_occupancy(occ: u128, file: usize) -> usize {
-    let lo = occ as u64;
-    let hi = (occ >> 64) as u64;
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        use std::arch::x86_64::_pext_u64;
-        // SAFETY: this branch is compiled only when BMI2 is enabled for the target.
-        let (a, b) = unsafe { (_pext_u64(lo, FILE_BITS.0[file]), _pext_u64(hi, FILE_BITS.1[file])) };
-        (a | b << FILE_BITS.2[file]) as usize
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let _ = (lo, hi);
-        let mut m = 0usize;
-        for r in 0..10 {
-            m |= (((occ >> (r * 9 + file)) & 1) as usize) << r;
-        }
-        m
-    }
+    let x = occ >> file;
+    let low = ((x as u64 & FILE_A_LOW).wrapping_mul(0x0101_0101_0101_0101) >> 56) as usize;
+    let high = (x >> 72) as usize;
+    low | (high & 1) << 8 | (high >> 9 & 1) << 9
 }
 
 #[inline(always)]
@@ -452,13 +423,17 @@ mod tests {
 
     #[test]
     fn file_occupancy_matches_naive() {
-        let occ: u128 = 0x2d5a_93f1_0c4e_77b2_19e0_5a3c_d1f4_0b99 & Bitboard::FULL.0;
+        // Every occupancy of every file, with the other files full or empty.
         for f in 0..9 {
-            let mut m = 0usize;
-            for r in 0..10 {
-                m |= (((occ >> (r * 9 + f)) & 1) as usize) << r;
+            for m in 0..1024usize {
+                let on_file = (0..10)
+                    .filter(|r| m >> r & 1 != 0)
+                    .fold(0u128, |b, r| b | 1 << (r * 9 + f));
+                let file_mask = (0..10).fold(0u128, |b, r| b | 1 << (r * 9 + f));
+                for rest in [0, Bitboard::FULL.0 & !file_mask] {
+                    assert_eq!(file_occupancy(on_file | rest, f), m, "file {f}");
+                }
             }
-            assert_eq!(file_occupancy(occ, f), m, "file {f}");
         }
     }
 

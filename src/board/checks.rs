@@ -83,7 +83,7 @@ impl CheckInfo {
             // over exactly one screen once its own point is empty.
             PieceKind::Cannon if self.lines.has(from) => {
                 let line = attacks::between(self.ksq, to);
-                return self.lines.has(to) && (line & pos.occupied()).count() - line.has(from) as u32 == 1;
+                return self.lines.has(to) && (line & pos.occupied() & !Bitboard::from_square(from)).exactly_one();
             }
             PieceKind::Cannon => self.cannon.has(to),
             PieceKind::Horse => self.horse.has(to),

@@ -95,17 +95,17 @@ impl Position {
         let mut screens = Bitboard::EMPTY;
         for s in sliders & lines {
             let b = attacks::between(ksq, s) & occ;
-            if b.any() && !b.more_than_one() {
+            if b.exactly_one() {
                 blockers |= b;
             }
         }
         for s in self.pieces(by, PieceKind::Cannon) & lines {
             let line = attacks::between(ksq, s);
             let b = line & occ;
-            match b.count() {
-                0 => screens |= line,
-                2 => blockers |= b,
-                _ => {}
+            if b.is_empty() {
+                screens |= line;
+            } else if b.exactly_two() {
+                blockers |= b;
             }
         }
         let horses = self.pieces(by, PieceKind::Horse);

@@ -42,6 +42,18 @@ impl Bitboard {
         self.0 & self.0.wrapping_sub(1) != 0
     }
 
+    /// Exactly one square set.
+    #[inline(always)]
+    pub const fn exactly_one(self) -> bool {
+        self.0 != 0 && !self.more_than_one()
+    }
+
+    /// Exactly two squares set (no popcount: the set less its lowest square has one).
+    #[inline(always)]
+    pub const fn exactly_two(self) -> bool {
+        Bitboard(self.0 & self.0.wrapping_sub(1)).exactly_one()
+    }
+
     /// The lowest square, if any.
     #[inline(always)]
     pub fn first(self) -> Option<Square> {
@@ -149,5 +161,27 @@ impl std::fmt::Debug for Bitboard {
             writeln!(f)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exactly_one_and_two_agree_with_the_count() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..10_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Up to three random points (some may coincide): counts 0 to 3.
+            let mut b = Bitboard::EMPTY;
+            for k in 0..(x % 4) {
+                b.set(Square::from_index_unchecked((x >> (8 + 8 * k)) as usize % 90));
+            }
+            assert_eq!(b.exactly_one(), b.count() == 1, "{b:?}");
+            assert_eq!(b.exactly_two(), b.count() == 2, "{b:?}");
+        }
     }
 }

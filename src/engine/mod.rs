@@ -695,7 +695,8 @@ impl<W: Write> Engine<W> {
         self.banmoves = list;
         Ok(())
     }
-    /// `d`: the board, then `Fen:`, `Key:`, `Checkers:` and `Outcome:` lines.
+    /// `d`: the board, then `Fen:`, `Key:`, `Checkers:`, `Kernels:` (the net's, as chosen for
+    /// this CPU) and `Outcome:` lines.
     fn display(&mut self) -> io::Result<()> {
         let mut checkers = String::new();
         for sq in self.pos.checkers() {
@@ -715,10 +716,11 @@ impl<W: Write> Engine<W> {
             );
         }
         let text = format!(
-            "{}{last}Fen: {}\nKey: {:016X}\nCheckers:{checkers}\nOutcome: {}",
+            "{}{last}Fen: {}\nKey: {:016X}\nCheckers:{checkers}\nKernels: {}\nOutcome: {}",
             self.pos.pretty(),
             self.pos.fen(),
             self.pos.key(),
+            eval::nnue::Backend::best(),
             rules::outcome(&self.pos)
         );
         self.say(&text)

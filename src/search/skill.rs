@@ -12,7 +12,7 @@
 //! give the same move, hence the same seed gives the same games.
 //!
 //! `UCI_Elo` maps to a level through [`ELO_TABLE`], which was measured from games (see the
-//! README's level table); between its rows the level is interpolated linearly, and a
+//! level table of docs/levels.md); between its rows the level is interpolated linearly, and a
 //! fractional level plays each move at one of its two whole neighbours ([`Skill::for_move`]).
 //!
 //! API: [`Skill::from_level`], [`Skill::from_elo`], then [`Skill::apply`] to the search
@@ -29,7 +29,7 @@ pub const MAX_LEVEL: u8 = 20;
 /// Pikafish-HCE's rating on the Kaka list is 3108). Fitted (Bradley-Terry, maximum
 /// likelihood) to 2,240 games between neighbouring levels at 100,000 nodes per move, about
 /// what full strength searches at 10 s + 0.1 s on the 2-core machine; the games are listed in
-/// the README. Levels 2 and 3 measured the wrong way round (908 and 886, within their error),
+/// docs/levels.md. Levels 2 and 3 measured the wrong way round (908 and 886, within their error),
 /// so they are pooled into one row between them. Increasing in both columns.
 pub const ELO_TABLE: [(f64, f64); 20] = [
     (0.0, 817.0),

@@ -96,9 +96,10 @@ pub fn bench_with(depth: Option<u32>, net: Option<Arc<Network>>, out: &mut dyn W
     if let Some(n) = &net {
         writeln!(
             out,
-            "Evaluation: NNUE (hidden {}, checksum {:#010x})",
+            "Evaluation: NNUE (hidden {}, checksum {:#010x}, {} kernels)",
             n.hidden(),
-            n.checksum()
+            n.checksum(),
+            crate::eval::nnue::Backend::best()
         )?;
     }
     searcher.set_network(net);

@@ -14,6 +14,14 @@ use std::time::{Duration, Instant};
 /// How long any expected line may take (loaded CI machines).
 pub const TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The bound a test about the clock or about latency sets for something that takes `quiet`
+/// on a quiet machine (the time asked for, or a few milliseconds for an answer): five times
+/// that and a second more, since other programs may share the CPUs. `scripts/timing.sh`
+/// prints the figures these tests measure.
+pub const fn allowed(quiet: Duration) -> Duration {
+    Duration::from_nanos(quiet.as_nanos() as u64 * 5 + 1_000_000_000)
+}
+
 pub struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,

@@ -66,10 +66,9 @@ impl AccumulatorStack {
         AccumulatorStack::with_backend(hidden, Backend::best())
     }
 
-    /// A stack using the given kernels (the scalar ones where `backend` is not available).
+    /// A stack using the given kernels.
     pub fn with_backend(hidden: usize, backend: Backend) -> AccumulatorStack {
         let lanes = hidden / Lane::WIDTH;
-        let backend = if backend.available() { backend } else { Backend::Scalar };
         AccumulatorStack {
             lanes,
             hidden,

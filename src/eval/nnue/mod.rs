@@ -4,12 +4,12 @@
 //! points, seen from that side, Black's board rotated 180°) → H hidden units per perspective
 //! (squared clipped ReLU) → one output. The file format is CHNN v1 ([`net`]); the accumulators
 //! are kept incrementally along the search line by a lazy stack ([`accumulator`]); the
-//! vector kernels run in AVX2 where the CPU has it and in bit-identical scalar code elsewhere
-//! ([`simd`]).
+//! vector kernels run in AVX2 or NEON where the CPU has them and in bit-identical scalar code
+//! elsewhere ([`simd`]).
 //!
 //! The embedded net (`nets/default.chnn`) was trained by `chariot train` on positions of
-//! Chariot's own self-play (`chariot datagen`), nothing else; README gives the commands that
-//! made it and the games that measured it.
+//! Chariot's own self-play (`chariot datagen`), nothing else; docs/tools.md gives the
+//! commands that made it, docs/results.md the games that measured it.
 
 pub mod accumulator;
 pub mod net;
@@ -17,7 +17,7 @@ pub mod simd;
 
 pub use accumulator::{AccumulatorStack, STACK_DEPTH};
 pub use net::{NetError, Network};
-pub use simd::{Backend, Lane};
+pub use simd::{Backend, Isa, Lane};
 
 use crate::board::Position;
 use crate::core::{Color, Piece, Square};
@@ -114,7 +114,9 @@ pub fn feature(perspective: Color, view: View, piece: Piece, sq: Square) -> usiz
 #[inline(always)]
 pub fn output(backend: Backend, net: &Network, stm: &[Lane], nstm: &[Lane]) -> i32 {
     let (w_stm, w_nstm) = net.out_weights();
-    let sum = simd::output_sum(backend, stm, w_stm).wrapping_add(simd::output_sum(backend, nstm, w_nstm));
+    let ceiling = net::QA as i16;
+    let sum =
+        simd::output_sum(backend, stm, w_stm, ceiling).wrapping_add(simd::output_sum(backend, nstm, w_nstm, ceiling));
     net.finish(sum)
 }
 

@@ -39,7 +39,7 @@ pub struct PlayArgs {
     /// Chariot's strength, 0 (weakest) to 20 (full strength, the default): `Skill Level`.
     #[arg(long, conflicts_with = "elo", value_parser = clap::value_parser!(u32).range(0..=20))]
     pub level: Option<u32>,
-    /// Chariot's strength as an Elo rating (`UCI_Elo`: the measured level table in README).
+    /// Chariot's strength as an Elo rating (`UCI_Elo`: the measured level table in docs/levels.md).
     #[arg(long)]
     pub elo: Option<u32>,
     /// A clock for both sides: minutes for the game + seconds added per move (`5+3`, `10`).

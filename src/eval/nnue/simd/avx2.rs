@@ -1,0 +1,52 @@
+//! The AVX2 kernels (x86-64); every function needs a CPU with AVX2.
+
+use super::Lane;
+use std::arch::x86_64::*;
+
+#[inline(always)]
+unsafe fn load(l: &Lane) -> __m256i {
+    _mm256_load_si256(l.0.as_ptr() as *const __m256i)
+}
+
+#[inline(always)]
+unsafe fn store(l: &mut Lane, v: __m256i) {
+    _mm256_store_si256(l.0.as_mut_ptr() as *mut __m256i, v)
+}
+
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn add_sub(dst: &mut [Lane], src: &[Lane], add: &[Lane], sub: &[Lane]) {
+    for (((d, s), a), b) in dst.iter_mut().zip(src).zip(add).zip(sub) {
+        store(d, _mm256_sub_epi16(_mm256_add_epi16(load(s), load(a)), load(b)));
+    }
+}
+
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn add_sub_sub(dst: &mut [Lane], src: &[Lane], add: &[Lane], sub1: &[Lane], sub2: &[Lane]) {
+    for ((((d, s), a), b), c) in dst.iter_mut().zip(src).zip(add).zip(sub1).zip(sub2) {
+        let v = _mm256_sub_epi16(_mm256_add_epi16(load(s), load(a)), load(b));
+        store(d, _mm256_sub_epi16(v, load(c)));
+    }
+}
+
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn add_assign(dst: &mut [Lane], add: &[Lane]) {
+    for (d, a) in dst.iter_mut().zip(add) {
+        store(d, _mm256_add_epi16(load(d), load(a)));
+    }
+}
+
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn output_sum(acc: &[Lane], w: &[Lane], ceiling: i16) -> i32 {
+    let zero = _mm256_setzero_si256();
+    let top = _mm256_set1_epi16(ceiling);
+    let mut sum = _mm256_setzero_si256();
+    for (a, w) in acc.iter().zip(w) {
+        let v = _mm256_min_epi16(_mm256_max_epi16(load(a), zero), top);
+        let vw = _mm256_mullo_epi16(v, load(w));
+        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(v, vw));
+    }
+    let s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+    let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b01_00_11_10));
+    let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b10_11_00_01));
+    _mm_cvtsi128_si32(s)
+}

@@ -1,0 +1,171 @@
+//! The vector kernels of the network, one set per CPU family side by side: AVX2 (x86-64),
+//! NEON (ARM64) and portable scalar code, all giving bit-identical results. The set is chosen
+//! once, at start-up ([`Backend::best`]), by what the CPU running the binary has.
+//!
+//! Exactness: accumulators add and subtract `i16` with wrapping (as `vpaddw`/`vpsubw` and
+//! NEON's `add`/`sub` do), `v·w` is an `i16` product with wrapping (as `vpmullw`, `mul`),
+//! `v·(v·w)` pairs are summed exactly in `i32` (`vpmaddwd` and `smlal` cannot overflow on
+//! these ranges) and every further sum wraps, so the order of summation, lane by lane or
+//! pairwise, cannot change the result.
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "aarch64")]
+mod neon;
+mod scalar;
+
+use std::fmt;
+use std::sync::OnceLock;
+
+/// Sixteen `i16`, aligned for one 256-bit load.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(32))]
+pub struct Lane(pub [i16; 16]);
+
+impl Lane {
+    /// Values per lane.
+    pub const WIDTH: usize = 16;
+    /// All zeros.
+    pub const ZERO: Lane = Lane([0; 16]);
+}
+
+/// A family of kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Isa {
+    /// Plain Rust, any CPU.
+    Scalar,
+    /// AVX2 (x86-64 CPUs that have it).
+    Avx2,
+    /// NEON (every ARM64 CPU).
+    Neon,
+}
+
+impl Isa {
+    /// Every family, in order of preference (fastest first).
+    pub const ALL: [Isa; 3] = [Isa::Avx2, Isa::Neon, Isa::Scalar];
+
+    /// Whether the CPU running this binary has the instructions.
+    fn detected(self) -> bool {
+        match self {
+            Isa::Scalar => true,
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "aarch64")]
+            Isa::Neon => std::arch::is_aarch64_feature_detected!("neon"),
+            #[allow(unreachable_patterns)]
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for Isa {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Isa::Scalar => "scalar",
+            Isa::Avx2 => "AVX2",
+            Isa::Neon => "NEON",
+        })
+    }
+}
+
+/// The kernels that run: a family this CPU has. Only [`Backend::new`] and
+/// [`Backend::best`] make one, after checking the CPU, so the kernels need no check of
+/// their own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Backend(Isa);
+
+impl Backend {
+    /// The scalar kernels, which every CPU runs.
+    pub const SCALAR: Backend = Backend(Isa::Scalar);
+
+    /// The kernels of `isa`, if this CPU runs them.
+    pub fn new(isa: Isa) -> Option<Backend> {
+        isa.detected().then_some(Backend(isa))
+    }
+
+    /// The fastest kernels this CPU runs, detected on the first call.
+    pub fn best() -> Backend {
+        static BEST: OnceLock<Backend> = OnceLock::new();
+        *BEST.get_or_init(|| Isa::ALL.into_iter().find_map(Backend::new).unwrap_or(Backend::SCALAR))
+    }
+
+    /// Every set this CPU runs, fastest first (the scalar one last).
+    pub fn all() -> impl Iterator<Item = Backend> {
+        Isa::ALL.into_iter().filter_map(Backend::new)
+    }
+
+    /// The family.
+    pub fn isa(self) -> Isa {
+        self.0
+    }
+}
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// `dst = src + add - sub`, lane by lane (one accumulator perspective, a quiet move).
+#[inline(always)]
+pub fn add_sub(b: Backend, dst: &mut [Lane], src: &[Lane], add: &[Lane], sub: &[Lane]) {
+    debug_assert!(src.len() == dst.len() && add.len() == dst.len() && sub.len() == dst.len());
+    match b.0 {
+        // SAFETY: a `Backend` of this family exists only where the CPU has it (`Backend::new`),
+        // and the kernels zip the slices, never reading or writing past any of them.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { avx2::add_sub(dst, src, add, sub) },
+        // SAFETY: as above.
+        #[cfg(target_arch = "aarch64")]
+        Isa::Neon => unsafe { neon::add_sub(dst, src, add, sub) },
+        _ => scalar::add_sub(dst, src, add, sub),
+    }
+}
+
+/// `dst = src + add - sub1 - sub2` (a capture).
+#[inline(always)]
+pub fn add_sub_sub(b: Backend, dst: &mut [Lane], src: &[Lane], add: &[Lane], sub1: &[Lane], sub2: &[Lane]) {
+    debug_assert!(src.len() == dst.len() && add.len() == dst.len());
+    debug_assert!(sub1.len() == dst.len() && sub2.len() == dst.len());
+    match b.0 {
+        // SAFETY: as in `add_sub`.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { avx2::add_sub_sub(dst, src, add, sub1, sub2) },
+        // SAFETY: as in `add_sub`.
+        #[cfg(target_arch = "aarch64")]
+        Isa::Neon => unsafe { neon::add_sub_sub(dst, src, add, sub1, sub2) },
+        _ => scalar::add_sub_sub(dst, src, add, sub1, sub2),
+    }
+}
+
+/// `dst += add` (a full refresh, one feature at a time).
+#[inline(always)]
+pub fn add_assign(b: Backend, dst: &mut [Lane], add: &[Lane]) {
+    debug_assert!(add.len() == dst.len());
+    match b.0 {
+        // SAFETY: as in `add_sub`.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { avx2::add_assign(dst, add) },
+        // SAFETY: as in `add_sub`.
+        #[cfg(target_arch = "aarch64")]
+        Isa::Neon => unsafe { neon::add_assign(dst, add) },
+        _ => scalar::add_assign(dst, add),
+    }
+}
+
+/// The output layer's sum: `Σ v·(v·w)` over `acc` and `w`, with `v = clamp(acc, 0, ceiling)`
+/// (the activation's ceiling, the net's `QA`), `v·w` an `i16` product and the sum wrapping
+/// in `i32`.
+#[inline(always)]
+pub fn output_sum(b: Backend, acc: &[Lane], w: &[Lane], ceiling: i16) -> i32 {
+    debug_assert!(acc.len() == w.len());
+    match b.0 {
+        // SAFETY: as in `add_sub`.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { avx2::output_sum(acc, w, ceiling) },
+        // SAFETY: as in `add_sub`.
+        #[cfg(target_arch = "aarch64")]
+        Isa::Neon => unsafe { neon::output_sum(acc, w, ceiling) },
+        _ => scalar::output_sum(acc, w, ceiling),
+    }
+}

@@ -1,0 +1,40 @@
+//! The portable kernels: plain Rust for any CPU, the reference the vector kernels match bit
+//! for bit.
+
+use super::Lane;
+
+pub(super) fn add_sub(dst: &mut [Lane], src: &[Lane], add: &[Lane], sub: &[Lane]) {
+    for (((d, s), a), b) in dst.iter_mut().zip(src).zip(add).zip(sub) {
+        for j in 0..Lane::WIDTH {
+            d.0[j] = s.0[j].wrapping_add(a.0[j]).wrapping_sub(b.0[j]);
+        }
+    }
+}
+
+pub(super) fn add_sub_sub(dst: &mut [Lane], src: &[Lane], add: &[Lane], sub1: &[Lane], sub2: &[Lane]) {
+    for ((((d, s), a), b), c) in dst.iter_mut().zip(src).zip(add).zip(sub1).zip(sub2) {
+        for j in 0..Lane::WIDTH {
+            d.0[j] = s.0[j].wrapping_add(a.0[j]).wrapping_sub(b.0[j]).wrapping_sub(c.0[j]);
+        }
+    }
+}
+
+pub(super) fn add_assign(dst: &mut [Lane], add: &[Lane]) {
+    for (d, a) in dst.iter_mut().zip(add) {
+        for j in 0..Lane::WIDTH {
+            d.0[j] = d.0[j].wrapping_add(a.0[j]);
+        }
+    }
+}
+
+pub(super) fn output_sum(acc: &[Lane], w: &[Lane], ceiling: i16) -> i32 {
+    let mut sum = 0i32;
+    for (a, w) in acc.iter().zip(w) {
+        for j in 0..Lane::WIDTH {
+            let v = a.0[j].clamp(0, ceiling);
+            let vw = v.wrapping_mul(w.0[j]);
+            sum = sum.wrapping_add(v as i32 * vw as i32);
+        }
+    }
+    sum
+}
