@@ -36,6 +36,22 @@ struct Meta {
     delta: Option<Delta>,
 }
 
+/// `dst = src` updated by the delta `d` for perspective `p` in `view`: the moved piece's row
+/// off its old point and onto its new one, a captured piece's row off.
+#[inline(always)]
+fn update(backend: Backend, net: &Network, d: Delta, p: Color, view: View, dst: &mut [Lane], src: &[Lane]) {
+    let (from, to) = (
+        Square::from_index_unchecked(d.from as usize),
+        Square::from_index_unchecked(d.to as usize),
+    );
+    let add = net.row(feature(p, view, d.piece, to));
+    let sub = net.row(feature(p, view, d.piece, from));
+    match d.captured {
+        None => simd::add_sub(backend, dst, src, add, sub),
+        Some(c) => simd::add_sub_sub(backend, dst, src, add, sub, net.row(feature(p, view, c, to))),
+    }
+}
+
 impl Delta {
     /// Whether this move changes `perspective`'s view: a move of its own king (every king
     /// step changes the bucket) in a king-bucketed net.
@@ -199,21 +215,9 @@ impl AccumulatorStack {
             dst.copy_from_slice(src);
             return;
         };
-        let (from, to) = (
-            Square::from_index_unchecked(d.from as usize),
-            Square::from_index_unchecked(d.to as usize),
-        );
         for (k, p) in Color::BOTH.into_iter().enumerate() {
-            let (s, t) = (
-                &src[k * self.lanes..(k + 1) * self.lanes],
-                &mut dst[k * self.lanes..(k + 1) * self.lanes],
-            );
-            let add = net.row(feature(p, View::FLAT, d.piece, to));
-            let sub = net.row(feature(p, View::FLAT, d.piece, from));
-            match d.captured {
-                None => simd::add_sub(self.backend, t, s, add, sub),
-                Some(c) => simd::add_sub_sub(self.backend, t, s, add, sub, net.row(feature(p, View::FLAT, c, to))),
-            }
+            let half = k * self.lanes..(k + 1) * self.lanes;
+            update(self.backend, net, d, p, View::FLAT, &mut dst[half.clone()], &src[half]);
         }
     }
 
@@ -253,19 +257,9 @@ impl AccumulatorStack {
         let (below, rest) = self.acc.split_at_mut(i * n);
         let src = &below[(i - 1) * n + k..(i - 1) * n + k + self.lanes];
         let dst = &mut rest[k..k + self.lanes];
-        let Some(d) = self.meta[i].delta else {
-            dst.copy_from_slice(src);
-            return;
-        };
-        let (from, to) = (
-            Square::from_index_unchecked(d.from as usize),
-            Square::from_index_unchecked(d.to as usize),
-        );
-        let add = net.row(feature(p, view, d.piece, to));
-        let sub = net.row(feature(p, view, d.piece, from));
-        match d.captured {
-            None => simd::add_sub(self.backend, dst, src, add, sub),
-            Some(c) => simd::add_sub_sub(self.backend, dst, src, add, sub, net.row(feature(p, view, c, to))),
+        match self.meta[i].delta {
+            None => dst.copy_from_slice(src),
+            Some(d) => update(self.backend, net, d, p, view, dst, src),
         }
     }
 
