@@ -257,6 +257,20 @@ fn bad_input_is_a_clear_error() {
     let (out, _, stderr) = run(&["--engine", "name=x", "--engine", "cmd=y"]);
     assert!(!out.status.success());
     assert!(stderr.contains("needs cmd="), "{stderr}");
+    // An option the engine does not list is refused before any game, with what it does list.
+    let mut hashless = engine(CHARIOT, "typo").to_vec();
+    hashless.push("option.Hsh=64".into());
+    let (out, _, stderr) = run_v(&args_of(&[&hashless, &good], &["--rounds", "1"]));
+    assert!(!out.status.success());
+    assert!(stderr.contains("engine 'typo' has no option 'Hsh'"), "{stderr}");
+    assert!(stderr.contains("Hash"), "{stderr}");
+    let mut hashed = engine(CHARIOT, "hashed").to_vec();
+    hashed.push("option.hash=8".into());
+    let (out, _, stderr) = run_v(&args_of(
+        &[&hashed, &hashed.clone()],
+        &["--rounds", "1", "--tc", "nodes=200"],
+    ));
+    assert!(out.status.success(), "{stderr}");
     let (out, _, stderr) = run_v(&args_of(&[&good, &good], &["--sprt", "elo0=5", "elo1=0"]));
     assert!(!out.status.success());
     assert!(stderr.contains("elo0 < elo1"), "{stderr}");

@@ -317,6 +317,18 @@ impl Engine {
         let name = self.spec.name.clone();
         let mut lines = Vec::new();
         for (opt, value) in &self.spec.options {
+            // An option the engine did not list would be ignored, or answered only with an
+            // `info string`: the match would run with settings other than the ones asked for.
+            if !self
+                .offered_options
+                .iter()
+                .any(|l| offered_name(l).is_some_and(|n| n.eq_ignore_ascii_case(opt)))
+            {
+                bail!(
+                    "engine '{name}' has no option '{opt}' (it listed {})",
+                    offered_names(&self.offered_options)
+                );
+            }
             lines.push(match self.proto {
                 Protocol::Uci => format!("setoption name {opt} value {value}"),
                 Protocol::Ucci => format!("setoption {opt} {value}"),
@@ -546,6 +558,28 @@ pub fn parse_info(line: &str, t: &mut Thought) {
     }
 }
 
+/// The name in an `option …` line of a handshake: UCI `option name <words> type …`, UCCI
+/// `option <name> type …`.
+pub fn offered_name(line: &str) -> Option<String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.first() != Some(&"option") {
+        return None;
+    }
+    let start = if words.get(1) == Some(&"name") { 2 } else { 1 };
+    let end = words.iter().position(|&w| w == "type").unwrap_or(words.len());
+    (end > start).then(|| words[start..end].join(" "))
+}
+
+/// The names an engine listed, for an error message.
+fn offered_names(lines: &[String]) -> String {
+    let names: Vec<String> = lines.iter().filter_map(|l| offered_name(l)).collect();
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -569,6 +603,20 @@ mod tests {
         assert!(EngineSpec::parse(&words("cmd=x proto=xboard")).is_err());
         assert!(EngineSpec::parse(&words("cmd=x colour=red")).is_err());
         assert!(EngineSpec::parse(&words("cmd=x hash")).is_err());
+    }
+
+    #[test]
+    fn offered_option_names() {
+        assert_eq!(
+            offered_name("option name Use NNUE type check default true").as_deref(),
+            Some("Use NNUE")
+        );
+        assert_eq!(
+            offered_name("option usemillisec type check default false").as_deref(),
+            Some("usemillisec")
+        );
+        assert_eq!(offered_name("option name type spin"), None);
+        assert_eq!(offered_name("id name x"), None);
     }
 
     #[test]
