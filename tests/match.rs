@@ -266,10 +266,7 @@ fn bad_input_is_a_clear_error() {
     assert!(stderr.contains("Hash"), "{stderr}");
     let mut hashed = engine(CHARIOT, "hashed").to_vec();
     hashed.push("option.hash=8".into());
-    let (out, _, stderr) = run_v(&args_of(
-        &[&hashed, &hashed.clone()],
-        &["--rounds", "1", "--tc", "nodes=200"],
-    ));
+    let (out, _, stderr) = run_v(&args_of(&[&hashed, &hashed], &["--rounds", "1", "--tc", "nodes=200"]));
     assert!(out.status.success(), "{stderr}");
     let (out, _, stderr) = run_v(&args_of(&[&good, &good], &["--sprt", "elo0=5", "elo1=0"]));
     assert!(!out.status.success());

@@ -560,7 +560,7 @@ pub fn parse_info(line: &str, t: &mut Thought) {
 
 /// The name in an `option …` line of a handshake: UCI `option name <words> type …`, UCCI
 /// `option <name> type …`.
-pub fn offered_name(line: &str) -> Option<String> {
+fn offered_name(line: &str) -> Option<String> {
     let words: Vec<&str> = line.split_whitespace().collect();
     if words.first() != Some(&"option") {
         return None;
