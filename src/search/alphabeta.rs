@@ -27,6 +27,10 @@ pub(super) struct Frame {
     mv: Option<Move>,
     /// The piece that made it.
     piece: Option<Piece>,
+    /// The move a singular-extension search at this ply leaves out.
+    excluded: Option<Move>,
+    /// Double and triple extensions on the line up to this ply.
+    multi_ext: u8,
 }
 
 /// What one searching thread keeps between searches: histories and scratch tables, all
@@ -656,6 +660,7 @@ impl<'a> Worker<'a> {
 
         let in_check = self.pos.in_check();
         let key = self.pos.key();
+        let excluded = self.td.stack[ply].excluded;
         let hit = self.sh.tt.probe(key);
         let tt_move = hit.and_then(|h| h.mv).filter(|&m| self.pos.is_legal(m));
         let tt_capture = tt_move.is_some_and(|m| self.pos.is_capture(m));
@@ -669,6 +674,7 @@ impl<'a> Worker<'a> {
         if let Some(h) = hit {
             let s = score_from_tt(h.score, ply);
             if !PV
+                && excluded.is_none()
                 && h.depth >= depth
                 && match h.bound {
                     TtBound::Exact => true,
@@ -740,8 +746,9 @@ impl<'a> Worker<'a> {
             }
         };
         self.td.stack[ply + 1].killers = [None; 2];
+        self.td.stack[ply + 1].multi_ext = self.td.stack[ply].multi_ext;
 
-        if !PV && !in_check {
+        if !PV && !in_check && excluded.is_none() {
             // Reverse futility: far above beta with little depth left.
             if depth <= rfp_depth()
                 && eval - (rfp_margin() * depth - rfp_improving() * improving as i32) >= beta
@@ -795,7 +802,7 @@ impl<'a> Worker<'a> {
 
         // Internal iterative reductions: without a hash move this node is probably poorly ordered.
         let mut depth = depth;
-        if tt_move.is_none() {
+        if tt_move.is_none() && excluded.is_none() {
             if PV {
                 depth -= 2;
                 if depth <= 0 {
@@ -823,6 +830,9 @@ impl<'a> Worker<'a> {
         let orig_alpha = alpha;
 
         while let Some(mv) = picker.next(&self.pos, &self.td.hist) {
+            if Some(mv) == excluded {
+                continue;
+            }
             // The child's table entry starts on its way from memory while this move is judged.
             self.sh.tt.prefetch(self.pos.key_after(mv));
             legal += 1;
@@ -879,6 +889,49 @@ impl<'a> Worker<'a> {
                 }
             }
 
+            // Singular extensions: when every move but the hash move falls well short of its
+            // score, the hash move is extended (twice or three times when far short); when
+            // another move reaches beta too, the node is cut (multi-cut); when the hash move
+            // is unlikely to be the only good one, it is searched less deep.
+            let extendable = ply < 2 * self.root_depth as usize + 4;
+            let mut se_ext = None;
+            if let Some(h) = hit.filter(|_| {
+                Some(mv) == tt_move && excluded.is_none() && ply > 0 && depth >= se_depth() && extendable
+            }) {
+                let tt_score = score_from_tt(h.score, ply);
+                if h.bound != TtBound::Upper && h.depth >= depth - 3 && tt_score.abs() < DECISIVE_BOUND {
+                    let s_beta = tt_score - se_margin() * depth / 16;
+                    self.td.stack[ply].excluded = Some(mv);
+                    let v = self.search::<false>((depth - 1) / 2, s_beta - 1, s_beta, ply, cut);
+                    self.td.stack[ply].excluded = None;
+                    if self.stopped {
+                        return 0;
+                    }
+                    se_ext = Some(if v < s_beta {
+                        let multi = self.td.stack[ply].multi_ext < 8;
+                        if !PV && multi && v < s_beta - se_double() {
+                            if !capture && v < s_beta - se_triple() {
+                                3
+                            } else {
+                                2
+                            }
+                        } else {
+                            1
+                        }
+                    } else if v >= beta && v.abs() < DECISIVE_BOUND {
+                        return v;
+                    } else if tt_score >= beta {
+                        -2
+                    } else if cut {
+                        -2
+                    } else if tt_score <= alpha {
+                        -1
+                    } else {
+                        0
+                    });
+                }
+            }
+
             // A capture the picker handed out as winning has passed SEE already.
             let bad_capture =
                 capture && depth >= 2 && searched > 0 && !picker.last_was_good_capture() && !see_ge(&self.pos, mv, 0);
@@ -887,8 +940,15 @@ impl<'a> Worker<'a> {
             self.make(mv);
             self.count_node();
             let gives_check = self.pos.in_check();
-            // Check extension, bounded so that long checking sequences cannot run away.
-            let ext = (gives_check && ply < 2 * self.root_depth as usize + 4) as i32;
+            // Check extension, bounded so that long checking sequences cannot run away; a
+            // negative singular extension is offset by it.
+            let check_ext = (gives_check && extendable) as i32;
+            let ext = match se_ext {
+                Some(e) if e > 0 => e,
+                Some(e) => e + check_ext,
+                None => check_ext,
+            };
+            self.td.stack[ply + 1].multi_ext = self.td.stack[ply].multi_ext + (ext >= 2) as u8;
             let new_depth = depth - 1 + ext;
             let mut v;
             if searched == 0 {
@@ -952,8 +1012,9 @@ impl<'a> Worker<'a> {
         }
 
         if legal == 0 {
-            // No legal move: checkmate or stalemate, both lost in xiangqi.
-            return -MATE + ply as i32;
+            // No legal move: checkmate or stalemate, both lost in xiangqi; or, in a singular
+            // search, no move besides the one left out.
+            return if excluded.is_some() { alpha } else { -MATE + ply as i32 };
         }
 
         if let (Some(bm), true) = (best_move, best >= beta) {
@@ -990,6 +1051,10 @@ impl<'a> Worker<'a> {
             TtBound::Upper
         };
         // The evaluation learns from a quiet verdict whose bound says something about it.
+        if excluded.is_some() {
+            // A singular search's verdict leaves a move out: nothing to keep.
+            return best;
+        }
         if !in_check
             && best_move.is_none_or(|m| !self.pos.is_capture(m))
             && best.abs() < DECISIVE_BOUND

@@ -132,6 +132,14 @@ params! {
     asp_delta: 21, 5..=80, c 4.0;
     /// Quiescence: delta pruning's margin.
     qs_delta: 103, 0..=400, c 20.0;
+    /// Singular extensions: the shallowest node that tests its hash move.
+    se_depth: 6, 4..=10, c 0.5;
+    /// Singular extensions: the singular margin below the hash score, in sixteenths per ply.
+    se_margin: 16, 4..=48, c 3.0;
+    /// Singular extensions: a move this far below the margin is extended twice.
+    se_double: 20, 0..=100, c 6.0;
+    /// Singular extensions: and a quiet one this far below it three times.
+    se_triple: 120, 20..=400, c 20.0;
 }
 
 /// The parameter called `name` (ASCII case ignored, as UCI option names) and its index.
