@@ -32,9 +32,12 @@ fn accepted_with_one_warning_and_solved_within_a_node_budget() {
     // Bounded by nodes, not by the clock: the same on a loaded machine.
     e.send("go mate 2 nodes 1000000");
     let out = e.until(|l| l.starts_with("bestmove"));
-    assert_eq!(
-        out.last().and_then(|l| l.split_whitespace().nth(1)),
-        Some("g5g9"),
+    // Either cannon checks first, through the pawn on f9; the other mates after f9f8.
+    assert!(
+        matches!(
+            out.last().and_then(|l| l.split_whitespace().nth(1)),
+            Some("g5g9" | "h5h9")
+        ),
         "{out:?}"
     );
     let last = out
@@ -133,7 +136,10 @@ fn cecp_setboard_warns_in_its_comment_form() {
     e.send("sd 6");
     e.send("go");
     let out = e.until(|l| l.starts_with("move "));
-    assert_eq!(out.last().map(String::as_str), Some("move g5g9"), "{out:?}");
+    assert!(
+        matches!(out.last().map(String::as_str), Some("move g5g9" | "move h5h9")),
+        "{out:?}"
+    );
     e.send("quit");
     e.finish();
 }

@@ -895,9 +895,9 @@ impl<'a> Worker<'a> {
             // is unlikely to be the only good one, it is searched less deep.
             let extendable = ply < 2 * self.root_depth as usize + 4;
             let mut se_ext = None;
-            if let Some(h) = hit.filter(|_| {
-                Some(mv) == tt_move && excluded.is_none() && ply > 0 && depth >= se_depth() && extendable
-            }) {
+            if let Some(h) = hit
+                .filter(|_| Some(mv) == tt_move && excluded.is_none() && ply > 0 && depth >= se_depth() && extendable)
+            {
                 let tt_score = score_from_tt(h.score, ply);
                 if h.bound != TtBound::Upper && h.depth >= depth - 3 && tt_score.abs() < DECISIVE_BOUND {
                     let s_beta = tt_score - se_margin() * depth / 16;
