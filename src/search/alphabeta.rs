@@ -920,9 +920,7 @@ impl<'a> Worker<'a> {
                         }
                     } else if v >= beta && v.abs() < DECISIVE_BOUND {
                         return v;
-                    } else if tt_score >= beta {
-                        -2
-                    } else if cut {
+                    } else if tt_score >= beta || cut {
                         -2
                     } else if tt_score <= alpha {
                         -1
