@@ -1048,11 +1048,11 @@ impl<'a> Worker<'a> {
         } else {
             TtBound::Upper
         };
-        // The evaluation learns from a quiet verdict whose bound says something about it.
         if excluded.is_some() {
             // A singular search's verdict leaves a move out: nothing to keep.
             return best;
         }
+        // The evaluation learns from a quiet verdict whose bound says something about it.
         if !in_check
             && best_move.is_none_or(|m| !self.pos.is_capture(m))
             && best.abs() < DECISIVE_BOUND
