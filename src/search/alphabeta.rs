@@ -894,40 +894,46 @@ impl<'a> Worker<'a> {
             // another move reaches beta too, the node is cut (multi-cut); when the hash move
             // is unlikely to be the only good one, it is searched less deep.
             let extendable = ply < 2 * self.root_depth as usize + 4;
+            let singular = hit.filter(|h| {
+                Some(mv) == tt_move
+                    && excluded.is_none()
+                    && ply > 0
+                    && depth >= se_depth()
+                    && extendable
+                    && h.bound != TtBound::Upper
+                    && h.depth >= depth - 3
+                    && score_from_tt(h.score, ply).abs() < DECISIVE_BOUND
+            });
             let mut se_ext = None;
-            if let Some(h) = hit
-                .filter(|_| Some(mv) == tt_move && excluded.is_none() && ply > 0 && depth >= se_depth() && extendable)
-            {
+            if let Some(h) = singular {
                 let tt_score = score_from_tt(h.score, ply);
-                if h.bound != TtBound::Upper && h.depth >= depth - 3 && tt_score.abs() < DECISIVE_BOUND {
-                    let s_beta = tt_score - se_margin() * depth / 16;
-                    self.td.stack[ply].excluded = Some(mv);
-                    let v = self.search::<false>((depth - 1) / 2, s_beta - 1, s_beta, ply, cut);
-                    self.td.stack[ply].excluded = None;
-                    if self.stopped {
-                        return 0;
-                    }
-                    se_ext = Some(if v < s_beta {
-                        let multi = self.td.stack[ply].multi_ext < 8;
-                        if !PV && multi && v < s_beta - se_double() {
-                            if !capture && v < s_beta - se_triple() {
-                                3
-                            } else {
-                                2
-                            }
-                        } else {
-                            1
-                        }
-                    } else if v >= beta && v.abs() < DECISIVE_BOUND {
-                        return v;
-                    } else if tt_score >= beta || cut {
-                        -2
-                    } else if tt_score <= alpha {
-                        -1
-                    } else {
-                        0
-                    });
+                let s_beta = tt_score - se_margin() * depth / 16;
+                self.td.stack[ply].excluded = Some(mv);
+                let v = self.search::<false>((depth - 1) / 2, s_beta - 1, s_beta, ply, cut);
+                self.td.stack[ply].excluded = None;
+                if self.stopped {
+                    return 0;
                 }
+                se_ext = Some(if v < s_beta {
+                    let multi = self.td.stack[ply].multi_ext < 8;
+                    if !PV && multi && v < s_beta - se_double() {
+                        if !capture && v < s_beta - se_triple() {
+                            3
+                        } else {
+                            2
+                        }
+                    } else {
+                        1
+                    }
+                } else if v >= beta && v.abs() < DECISIVE_BOUND {
+                    return v;
+                } else if tt_score >= beta || cut {
+                    -2
+                } else if tt_score <= alpha {
+                    -1
+                } else {
+                    0
+                });
             }
 
             // A capture the picker handed out as winning has passed SEE already.
