@@ -2,6 +2,7 @@
 
 use chariot::tools;
 use clap::{Parser, Subcommand};
+use std::process::ExitCode;
 
 #[derive(Parser)]
 #[command(
@@ -38,8 +39,19 @@ enum Command {
     Analyse(tools::analyse::AnalyseArgs),
 }
 
-fn main() -> anyhow::Result<()> {
-    let cli = Cli::parse();
+/// Runs the subcommand; an error is printed as one line, its causes joined by colons
+/// (never with a backtrace, whatever `RUST_BACKTRACE` says), and the exit status is 1.
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("Error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         None => chariot::engine::run_stdio(),
         Some(Command::Perft(a)) => tools::perft::run(&a),

@@ -193,11 +193,19 @@ fn bad_input_gets_one_clear_error() {
                 "1",
             ])
             .args(extra)
+            .env("RUST_BACKTRACE", "1")
             .output()
             .unwrap();
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(!o.status.success(), "{extra:?}");
         assert!(err.contains(want) && !err.contains("panicked"), "{extra:?}: {err}");
+        // One line, with no backtrace even when one is asked for.
+        let last = err.lines().last().unwrap_or_default();
+        assert!(last.starts_with("Error: ") && last.contains(want), "{extra:?}: {err}");
+        assert!(
+            !err.contains("backtrace") && !err.contains("Caused by"),
+            "{extra:?}: {err}"
+        );
     }
     assert!(!dir().join("never.chnn").exists());
 }
