@@ -114,8 +114,8 @@ fn chariot_against_itself_totals() {
 }
 
 /// Plays `games` games of the good test engine against a faulty one and checks the faulty one
-/// lost each, with the reason.
-fn faulty(mode: &[&str], tc: &str, games: usize, reason: &str) {
+/// lost each, with the reason; returns the match's output.
+fn faulty(mode: &[&str], tc: &str, games: usize, reason: &str) -> String {
     let bad_cmd = format!("{BROKEN} {}", mode.join(" "));
     let v = args_of(
         &[&engine(&format!("{BROKEN} good"), "good"), &engine(&bad_cmd, "bad")],
@@ -140,16 +140,27 @@ fn faulty(mode: &[&str], tc: &str, games: usize, reason: &str) {
     for g in lines {
         assert!(g.contains(reason), "expected '{reason}' in: {g}");
     }
+    stdout
 }
 
 #[test]
 fn illegal_move_loses() {
-    faulty(&["illegal", "1"], "depth=1", 2, "played illegal move");
+    let out = faulty(&["illegal", "1"], "depth=1", 2, "played illegal move");
+    assert!(!out.contains("Clock:"), "no clock, no clock lines: {out}");
 }
 
 #[test]
 fn clock_overrun_loses_on_time() {
-    faulty(&["overrun", "1"], "0.3+0", 2, "lost on time");
+    let out = faulty(&["overrun", "1"], "0.3+0", 2, "lost on time");
+    // The summary says how each engine used its clock.
+    let clock = |name: &str| {
+        out.lines()
+            .find(|l| l.starts_with(&format!("  Clock: {name} ")))
+            .unwrap_or_else(|| panic!("no clock line for {name}: {out}"))
+            .to_string()
+    };
+    assert!(clock("bad").ends_with(", 2 lost on time"), "{out}");
+    assert!(clock("good").ends_with(", 0 lost on time"), "{out}");
 }
 
 #[test]

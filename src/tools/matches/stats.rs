@@ -13,6 +13,73 @@
 //!   pairs (common with deterministic engines and many draws) gives a near-zero variance and
 //!   the first dozen pairs can "decide" the test; its weight vanishes as pairs accumulate.
 
+use super::game::{GameRecord, Termination};
+use crate::board::Position;
+use crate::core::Color;
+
+/// How two engines used a clock (base + increment): the time each had left when its games
+/// ended, the time it took a move, and its losses on time.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClockUse {
+    /// Per engine, in the match's order: the time left at each game's end (ms).
+    left: [Vec<u64>; 2],
+    moves: [u64; 2],
+    used_ms: [u64; 2],
+    /// Per engine: games lost on time.
+    pub forfeits: [u64; 2],
+}
+
+impl ClockUse {
+    /// One engine's side of a finished game: `moves` moves that took `used_ms` in all, on a
+    /// clock of `base_ms` plus `inc_ms` a move.
+    pub fn add(&mut self, engine: usize, base_ms: u64, inc_ms: u64, moves: u64, used_ms: u64, forfeit: bool) {
+        self.left[engine].push((base_ms + inc_ms * moves).saturating_sub(used_ms));
+        self.moves[engine] += moves;
+        self.used_ms[engine] += used_ms;
+        self.forfeits[engine] += forfeit as u64;
+    }
+
+    /// Both engines' sides of the finished game `rec`; `first_is_red` says whether the
+    /// match's first engine had Red.
+    pub fn add_game(&mut self, rec: &GameRecord, first_is_red: bool, base_ms: u64, inc_ms: u64) {
+        // The side that made the first move the engines played, after the opening's moves.
+        let start = Position::from_fen(&rec.opening.fen).map_or(Color::Red, |p| p.side_to_move());
+        let first = if rec.opening.moves.len().is_multiple_of(2) {
+            start
+        } else {
+            !start
+        };
+        for side in [Color::Red, Color::Black] {
+            let mine = rec
+                .moves
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| (i % 2 == 0) == (side == first));
+            let (moves, used) = mine.fold((0, 0), |(n, t), (_, m)| (n + 1, t + m.elapsed_ms));
+            let forfeit = rec.termination == Termination::TimeForfeit && rec.result.points(side) == 0.0;
+            let engine = usize::from((side == Color::Red) != first_is_red);
+            self.add(engine, base_ms, inc_ms, moves, used, forfeit);
+        }
+    }
+
+    /// The median time left at the end of a game (the lower middle of an even count), ms.
+    pub fn median_left(&self, engine: usize) -> Option<u64> {
+        let mut v = self.left[engine].clone();
+        v.sort_unstable();
+        v.get(v.len().checked_sub(1)? / 2).copied()
+    }
+
+    /// The least time left at the end of a game, ms.
+    pub fn least_left(&self, engine: usize) -> Option<u64> {
+        self.left[engine].iter().min().copied()
+    }
+
+    /// The mean time a move took, ms.
+    pub fn per_move(&self, engine: usize) -> Option<u64> {
+        self.used_ms[engine].checked_div(self.moves[engine])
+    }
+}
+
 /// Results so far.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
@@ -334,5 +401,21 @@ mod tests {
         t.add_pair(1.0);
         assert_eq!((t.wins, t.draws, t.losses), (2, 1, 1));
         assert_eq!(t.penta, [0, 0, 1, 1, 0]);
+    }
+
+    #[test]
+    fn clock_use_keeps_the_median_the_least_and_the_rate() {
+        let mut c = ClockUse::default();
+        assert_eq!(c.median_left(0), None);
+        assert_eq!(c.per_move(0), None);
+        // 10 s + 0.1 s: 50 moves in 12 s leave 3 s; 40 moves in 5 s leave 9 s; one game lost.
+        c.add(0, 10_000, 100, 50, 12_000, false);
+        c.add(0, 10_000, 100, 40, 5_000, false);
+        c.add(0, 10_000, 100, 30, 20_000, true);
+        assert_eq!(c.median_left(0), Some(3_000));
+        assert_eq!(c.least_left(0), Some(0));
+        assert_eq!(c.per_move(0), Some(37_000 / 120));
+        assert_eq!(c.forfeits, [1, 0]);
+        assert_eq!(c.median_left(1), None);
     }
 }
