@@ -662,6 +662,7 @@ impl<'a> Worker<'a> {
         let key = self.pos.key();
         let excluded = self.td.stack[ply].excluded;
         let hit = self.sh.tt.probe(key);
+        let tt_score = hit.map_or(0, |h| score_from_tt(h.score, ply));
         let tt_move = hit.and_then(|h| h.mv).filter(|&m| self.pos.is_legal(m));
         let tt_capture = tt_move.is_some_and(|m| self.pos.is_capture(m));
         let side = self.pos.side_to_move().index();
@@ -672,25 +673,24 @@ impl<'a> Worker<'a> {
             Frame::default()
         };
         if let Some(h) = hit {
-            let s = score_from_tt(h.score, ply);
             if !PV
                 && excluded.is_none()
                 && h.depth >= depth
                 && match h.bound {
                     TtBound::Exact => true,
-                    TtBound::Lower => s >= beta,
-                    TtBound::Upper => s <= alpha,
+                    TtBound::Lower => tt_score >= beta,
+                    TtBound::Upper => tt_score <= alpha,
                 }
             {
                 // A quiet hash move that refutes again earns its bonus; one that fails low, a malus.
                 if let Some(m) = tt_move.filter(|_| !tt_capture) {
-                    if s >= beta {
+                    if tt_score >= beta {
                         self.reward_quiet(ply, m, ctx, prev, stat_bonus(depth));
                     } else if let Some(p) = self.pos.piece_at(m.from()) {
                         self.td.hist.update(side, p, m, ctx, -stat_bonus(depth));
                     }
                 }
-                return s;
+                return tt_score;
             }
         }
 
@@ -718,15 +718,14 @@ impl<'a> Worker<'a> {
             // The stored score is a better estimate when its bound points the right way.
             match hit {
                 Some(h) => {
-                    let s = score_from_tt(h.score, ply);
-                    if s.abs() < DECISIVE_BOUND
+                    if tt_score.abs() < DECISIVE_BOUND
                         && match h.bound {
                             TtBound::Exact => true,
-                            TtBound::Lower => s > raw_eval,
-                            TtBound::Upper => s < raw_eval,
+                            TtBound::Lower => tt_score > raw_eval,
+                            TtBound::Upper => tt_score < raw_eval,
                         }
                     {
-                        s
+                        tt_score
                     } else {
                         raw_eval
                     }
@@ -902,11 +901,10 @@ impl<'a> Worker<'a> {
                     && extendable
                     && h.bound != TtBound::Upper
                     && h.depth >= depth - 3
-                    && score_from_tt(h.score, ply).abs() < DECISIVE_BOUND
+                    && tt_score.abs() < DECISIVE_BOUND
             });
             let mut se_ext = None;
-            if let Some(h) = singular {
-                let tt_score = score_from_tt(h.score, ply);
+            if singular.is_some() {
                 let s_beta = tt_score - se_margin() * depth / 16;
                 self.td.stack[ply].excluded = Some(mv);
                 let v = self.search::<false>((depth - 1) / 2, s_beta - 1, s_beta, ply, cut);
