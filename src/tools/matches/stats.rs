@@ -14,7 +14,6 @@
 //!   the first dozen pairs can "decide" the test; its weight vanishes as pairs accumulate.
 
 use super::game::{GameRecord, Termination};
-use crate::board::Position;
 use crate::core::Color;
 
 /// How two engines used a clock (base + increment): the time each had left when its games
@@ -43,12 +42,7 @@ impl ClockUse {
     /// match's first engine had Red.
     pub fn add_game(&mut self, rec: &GameRecord, first_is_red: bool, base_ms: u64, inc_ms: u64) {
         // The side that made the first move the engines played, after the opening's moves.
-        let start = Position::from_fen(&rec.opening.fen).map_or(Color::Red, |p| p.side_to_move());
-        let first = if rec.opening.moves.len().is_multiple_of(2) {
-            start
-        } else {
-            !start
-        };
+        let first = rec.opening.position().side_to_move();
         for side in [Color::Red, Color::Black] {
             let mine = rec
                 .moves
