@@ -19,7 +19,8 @@ use std::sync::atomic::AtomicBool;
 const CHARIOT: &str = env!("CARGO_BIN_EXE_chariot");
 
 fn temp_path(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("chariot-datagen-test-{}", std::process::id()));
+    let dir =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("chariot-datagen-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
     let _ = std::fs::remove_file(&p);

@@ -10,7 +10,8 @@ const CHARIOT: &str = env!("CARGO_BIN_EXE_chariot");
 const BROKEN: &str = env!("CARGO_BIN_EXE_broken-engine");
 
 fn temp_file(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("chariot-match-test-{}", std::process::id()));
+    let dir =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("chariot-match-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();

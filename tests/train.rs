@@ -13,7 +13,8 @@ use std::sync::OnceLock;
 const CHARIOT: &str = env!("CARGO_BIN_EXE_chariot");
 
 fn dir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("chariot-train-test-{}", std::process::id()));
+    let d =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("chariot-train-test-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
     d
 }

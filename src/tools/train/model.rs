@@ -770,5 +770,6 @@ mod tests {
         assert_eq!((n2.params, a2.m, a2.t, e), (net.params, adam.m, 77, 3));
         std::fs::write(&p, b"junk").unwrap();
         assert!(load_checkpoint(&p).unwrap_err().to_string().contains("magic"));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
