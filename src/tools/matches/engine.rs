@@ -558,16 +558,21 @@ pub fn parse_info(line: &str, t: &mut Thought) {
     }
 }
 
-/// The name in an `option …` line of a handshake: UCI `option name <words> type …`, UCCI
-/// `option <name> type …`.
-fn offered_name(line: &str) -> Option<String> {
+/// An `option …` line of a handshake, UCI `option name <words> type <rest>` or UCCI
+/// `option <name> type <rest>`: the name and the words after `type` (none without a type).
+pub fn offered_option(line: &str) -> Option<(String, Vec<&str>)> {
     let words: Vec<&str> = line.split_whitespace().collect();
     if words.first() != Some(&"option") {
         return None;
     }
     let start = if words.get(1) == Some(&"name") { 2 } else { 1 };
     let end = words.iter().position(|&w| w == "type").unwrap_or(words.len());
-    (end > start).then(|| words[start..end].join(" "))
+    let rest = words.get(end + 1..).unwrap_or_default().to_vec();
+    (end > start).then(|| (words[start..end].join(" "), rest))
+}
+
+fn offered_name(line: &str) -> Option<String> {
+    offered_option(line).map(|(name, _)| name)
 }
 
 /// The names an engine listed, for an error message.
@@ -616,6 +621,9 @@ mod tests {
             Some("usemillisec")
         );
         assert_eq!(offered_name("option name type spin"), None);
+        let (name, rest) = offered_option("option name Hash type spin default 16 min 1 max 1024").unwrap();
+        assert_eq!((name.as_str(), rest.len(), rest[0]), ("Hash", 7, "spin"));
+        assert_eq!(offered_option("option name Clear Hash").unwrap().1.len(), 0);
         assert_eq!(offered_name("id name x"), None);
     }
 

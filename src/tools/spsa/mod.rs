@@ -8,7 +8,7 @@
 
 pub mod tuner;
 
-use super::matches::engine::{Engine, EngineSpec, Protocol};
+use super::matches::engine::{offered_option, Engine, EngineSpec, Protocol};
 use super::matches::game::{self, GameRecord, GameSettings};
 use super::matches::openings::{self, Opening};
 use super::matches::tc::TimeControl;
@@ -95,30 +95,20 @@ pub struct SpinOption {
     pub max: i32,
 }
 
-/// The words of a UCI `option name <name> type …` line and where `type` is in them.
-fn option_words(line: &str) -> Option<(Vec<&str>, usize)> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    if words.first() != Some(&"option") || words.get(1) != Some(&"name") {
-        return None;
-    }
-    let t = words.iter().position(|&w| w == "type")?;
-    (t > 2).then_some((words, t))
-}
-
 /// Reads `option name <name> type spin default D min A max B` (fields in any order after the
 /// type); `None` for other lines and for spins without a whole default, min and max in `i32`.
 pub fn parse_spin(line: &str) -> Option<SpinOption> {
-    let (words, t) = option_words(line)?;
-    if words.get(t + 1) != Some(&"spin") {
+    let (name, rest) = offered_option(line)?;
+    if rest.first() != Some(&"spin") {
         return None;
     }
     let field = |key: &str| -> Option<i32> {
-        let i = words[t + 2..].iter().position(|&w| w == key)?;
-        words.get(t + 3 + i)?.parse().ok()
+        let i = rest.iter().position(|&w| w == key)?;
+        rest.get(i + 1)?.parse().ok()
     };
     let (default, min, max) = (field("default")?, field("min")?, field("max")?);
-    (min <= default && default <= max).then(|| SpinOption {
-        name: words[2..t].join(" "),
+    (min <= default && default <= max).then_some(SpinOption {
+        name,
         default,
         min,
         max,
