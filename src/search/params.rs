@@ -135,7 +135,7 @@ params! {
     /// Singular extensions: the shallowest node that tests its hash move.
     se_depth: 6, 4..=10, c 0.5;
     /// Singular extensions: the singular margin below the hash score, in sixteenths per ply.
-    se_margin: 16, 4..=48, c 3.0;
+    se_margin: 48, 8..=128, c 5.0;
     /// Singular extensions: a move this far below the margin is extended twice.
     se_double: 20, 0..=100, c 6.0;
     /// Singular extensions: and a quiet one this far below it three times.
