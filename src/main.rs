@@ -33,7 +33,7 @@ enum Command {
     Play(tools::play::PlayArgs),
     /// Play self-play games at a fixed search budget and append them as training records.
     Datagen(tools::datagen::DatagenArgs),
-    /// Train the NNUE network on datagen files and write it quantised (CHNN v1).
+    /// Train the NNUE network on datagen files and write it quantised (CHNN).
     Train(tools::train::TrainArgs),
     /// Review games (PGN, XQF, CBF): marked mistakes, annotated PGN, a summary and an SVG graph.
     Analyse(tools::analyse::AnalyseArgs),

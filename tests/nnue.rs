@@ -1,37 +1,53 @@
 //! NNUE inference tests: the lazy incremental accumulators equal a full refresh after every
 //! move, unmake and null move of random games; the AVX2 kernels equal the scalar ones; the
-//! CHNN file round-trips; every kind of bad file is refused with its own error, and through
-//! the real binary a bad `EvalFile` changes nothing.
+//! CHNN file round-trips; a v3 net scores each position with the output bucket of its piece
+//! count; every kind of bad file is refused with its own error, and through the real binary
+//! a bad `EvalFile` changes nothing.
 
 mod common;
 
 use chariot::board::Position;
 use chariot::core::Move;
-use chariot::eval::nnue::{self, net, AccumulatorStack, Backend, Lane, Layout, NetError, Network};
+use chariot::eval::nnue::{self, net, AccumulatorStack, Backend, Lane, Layout, NetError, Network, OUTPUT_BUCKETS};
 use common::rng::Rng;
 use common::Engine;
 use std::path::PathBuf;
 
-/// A net with weights anywhere in the given ranges (wide ranges make the wrapping sums wrap).
-fn random_net(rng: &mut Rng, layout: Layout, hidden: usize, ft: i32, out: i32) -> Network {
+/// The parts of a net (feature-transformer weights and biases, output weights and biases)
+/// with weights anywhere in the given ranges (wide ranges make the wrapping sums wrap).
+type Parts = (Vec<i16>, Vec<i16>, Vec<i16>, Vec<i32>);
+
+fn random_parts(rng: &mut Rng, layout: Layout, hidden: usize, buckets: usize, ft: i32, out: i32) -> Parts {
     let ftw: Vec<i16> = (0..layout.inputs() * hidden).map(|_| rng.i16_in(-ft, ft)).collect();
     let bias: Vec<i16> = (0..hidden).map(|_| rng.i16_in(-ft, 4 * ft)).collect();
-    let ow: Vec<i16> = (0..2 * hidden).map(|_| rng.i16_in(-out, out)).collect();
-    let ob = rng.below(200_001) as i32 - 100_000;
-    Network::from_parts(layout, hidden, 400, &ftw, &bias, &ow, ob).expect("valid parts")
+    let ow: Vec<i16> = (0..buckets * 2 * hidden).map(|_| rng.i16_in(-out, out)).collect();
+    let ob: Vec<i32> = (0..buckets).map(|_| rng.below(200_001) as i32 - 100_000).collect();
+    (ftw, bias, ow, ob)
+}
+
+fn from_parts(layout: Layout, hidden: usize, (ftw, bias, ow, ob): &Parts) -> Network {
+    Network::from_parts(layout, hidden, 400, ftw, bias, ow, ob).expect("valid parts")
+}
+
+/// A net of `buckets` output buckets with weights anywhere in the given ranges.
+fn random_net(rng: &mut Rng, layout: Layout, hidden: usize, buckets: usize, ft: i32, out: i32) -> Network {
+    from_parts(layout, hidden, &random_parts(rng, layout, hidden, buckets, ft, out))
 }
 
 fn nets() -> Vec<Network> {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     vec![
         nnue::embedded().expect("embedded net"),
-        random_net(&mut rng, Layout::Flat, 16, 64, 127),
-        random_net(&mut rng, Layout::Flat, 32, 2000, 127),
+        random_net(&mut rng, Layout::Flat, 16, 1, 64, 127),
+        random_net(&mut rng, Layout::Flat, 32, 1, 2000, 127),
         // Out of the trainer's ranges: i16 products and i32 sums wrap; still bit-identical.
-        random_net(&mut rng, Layout::Flat, 48, 30_000, 32_000),
+        random_net(&mut rng, Layout::Flat, 48, 1, 30_000, 32_000),
         // King buckets: every king move refreshes its side's perspective.
-        random_net(&mut rng, Layout::KingBuckets, 32, 2000, 127),
-        random_net(&mut rng, Layout::KingBuckets, 16, 30_000, 32_000),
+        random_net(&mut rng, Layout::KingBuckets, 32, 1, 2000, 127),
+        random_net(&mut rng, Layout::KingBuckets, 16, 1, 30_000, 32_000),
+        // Output buckets (CHNN v3), with either inputs.
+        random_net(&mut rng, Layout::Flat, 32, OUTPUT_BUCKETS, 2000, 127),
+        random_net(&mut rng, Layout::KingBuckets, 16, OUTPUT_BUCKETS, 30_000, 32_000),
     ]
 }
 
@@ -205,7 +221,10 @@ fn the_net_file_round_trips() {
     let mut rng = Rng(77);
     for net in nets() {
         let bytes = net.to_bytes();
-        assert_eq!(bytes.len(), net::file_len(net.layout(), net.hidden()));
+        assert_eq!(
+            bytes.len(),
+            net::file_len(net.layout(), net.hidden(), net.output_buckets())
+        );
         let back = Network::from_bytes(&bytes).expect("reads back");
         assert_eq!(back, net);
         assert_eq!(back.to_bytes(), bytes);
@@ -283,9 +302,18 @@ fn bad_files(good: &[u8]) -> Vec<(&'static str, Vec<u8>, NetError)> {
         ),
         ("bad magic", magic, NetError::BadMagic { got: *b"NNUE" }),
         (
-            "version 3",
+            "version 4",
+            with_u32(good, 4, 4),
+            NetError::UnsupportedVersion { got: 4 },
+        ),
+        (
+            // An output-bucketed header on a flat net's payload.
+            "version 3 on a version 1 payload",
             with_u32(good, 4, 3),
-            NetError::UnsupportedVersion { got: 3 },
+            NetError::Truncated {
+                expected: net::file_len(Layout::Flat, 256, OUTPUT_BUCKETS),
+                got: len,
+            },
         ),
         (
             // A king-bucketed header on a flat net's payload.
@@ -320,7 +348,7 @@ fn bad_files(good: &[u8]) -> Vec<(&'static str, Vec<u8>, NetError)> {
             "hidden 512 on a 256 payload",
             with_u32(good, 12, 512),
             NetError::Truncated {
-                expected: net::file_len(Layout::Flat, 512),
+                expected: net::file_len(Layout::Flat, 512, 1),
                 got: len,
             },
         ),
@@ -360,10 +388,137 @@ fn bad_files_are_refused_with_the_right_error() {
         NetError::Truncated { expected: 10, got: 5 }.to_string(),
         "net file truncated: expected 10 bytes, got 5"
     );
+    assert_eq!(
+        NetError::UnsupportedVersion { got: 4 }.to_string(),
+        "unsupported net file version 4 (this build reads versions 1, 2 and 3)"
+    );
     // Empty means the embedded net.
     assert_eq!(nnue::load_eval_file(""), nnue::embedded());
     assert_eq!(nnue::load_eval_file("<empty>"), nnue::embedded());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_v3_files_are_refused_with_the_right_error() {
+    let mut rng = Rng(31);
+    for layout in [Layout::Flat, Layout::KingBuckets] {
+        let good = random_net(&mut rng, layout, 32, OUTPUT_BUCKETS, 2000, 127).to_bytes();
+        let len = good.len();
+        assert_eq!(len, net::file_len(layout, 32, OUTPUT_BUCKETS));
+        let u = |o: usize| u32::from_le_bytes([good[o], good[o + 1], good[o + 2], good[o + 3]]);
+        assert_eq!([u(4), u(8), u(12)], [3, layout.inputs() as u32, 32]);
+        assert_eq!(u(28), net::fnv1a(&good[net::HEADER_LEN..]));
+        let inputs = |got| NetError::WrongArchitecture {
+            field: "inputs",
+            expected: "1260 or 7560".into(),
+            got,
+        };
+        let mut flipped = good.clone();
+        // A bit of the last output bias.
+        flipped[len - 2] ^= 0x10;
+        let (stored, computed) = (u(28), net::fnv1a(&flipped[net::HEADER_LEN..]));
+        let other = match layout {
+            Layout::Flat => Layout::KingBuckets,
+            Layout::KingBuckets => Layout::Flat,
+        };
+        let other_len = net::file_len(other, 32, OUTPUT_BUCKETS);
+        let cases = [
+            // Without the last output bias.
+            (
+                good[..len - 4].to_vec(),
+                NetError::Truncated {
+                    expected: len,
+                    got: len - 4,
+                },
+            ),
+            (with_u32(&good, 8, 1261), inputs(1261)),
+            (with_u32(&good, 8, 2 * 1260), inputs(2520)),
+            (with_u32(&good, 8, 0), inputs(0)),
+            // The other valid inputs: the payload's length does not fit them.
+            (
+                with_u32(&good, 8, other.inputs() as u32),
+                if other_len > len {
+                    NetError::Truncated {
+                        expected: other_len,
+                        got: len,
+                    }
+                } else {
+                    NetError::TrailingBytes {
+                        expected: other_len,
+                        got: len,
+                    }
+                },
+            ),
+            // A one-bucket header on an output-bucketed payload.
+            (
+                with_u32(&good, 4, net::version_of(layout, 1)),
+                NetError::TrailingBytes {
+                    expected: net::file_len(layout, 32, 1),
+                    got: len,
+                },
+            ),
+            (flipped, NetError::ChecksumMismatch { stored, computed }),
+        ];
+        for (bytes, want) in cases {
+            assert_eq!(Network::from_bytes(&bytes), Err(want.clone()), "{layout:?}: {want}");
+        }
+    }
+}
+
+/// Positions of random games from the start position that capture whenever they can two
+/// times in three, so that the piece count goes down through every output bucket.
+fn capture_positions(rng: &mut Rng) -> Vec<Position> {
+    let mut out = Vec::new();
+    for _ in 0..4 {
+        let mut pos = Position::startpos();
+        for _ in 0..200 {
+            out.push(pos.clone());
+            let moves = pos.legal_moves();
+            let captures: Vec<Move> = moves.iter().filter(|m| pos.piece_at(m.to()).is_some()).collect();
+            let mv = if !captures.is_empty() && rng.below(3) > 0 {
+                captures[rng.below(captures.len())]
+            } else {
+                let Some(mv) = random_move(rng, &pos) else { break };
+                mv
+            };
+            pos.make_move(mv);
+        }
+    }
+    out
+}
+
+#[test]
+fn output_buckets_follow_the_piece_count() {
+    let mut rng = Rng(0x0B0C_4E75);
+    let positions = capture_positions(&mut rng);
+    let mut seen = [0usize; OUTPUT_BUCKETS];
+    for layout in [Layout::Flat, Layout::KingBuckets] {
+        let parts = random_parts(&mut rng, layout, 32, OUTPUT_BUCKETS, 2000, 127);
+        let base = from_parts(layout, 32, &parts);
+        assert_eq!(base.output_buckets(), OUTPUT_BUCKETS);
+        let before: Vec<i32> = positions.iter().map(|p| nnue::evaluate(&base, p)).collect();
+        for k in 0..OUTPUT_BUCKETS {
+            // Bucket k's bias 100 centipawns higher: exactly the positions of bucket k move
+            // (by 99 or 100, the division rounding toward zero).
+            let mut raised = parts.clone();
+            raised.3[k] += 100 * net::QA * net::QB / 400;
+            let net = from_parts(layout, 32, &raised);
+            for (pos, &b) in positions.iter().zip(&before) {
+                let pieces = pos.occupied().count();
+                let bucket = ((pieces - 2) / 4).min(7) as usize;
+                assert_eq!(net.out_bucket(pieces), bucket);
+                let moved = nnue::evaluate(&net, pos) - b;
+                let want = if bucket == k { 99..=100 } else { 0..=0 };
+                assert!(want.contains(&moved), "bucket {k}: {moved} {}", pos.fen());
+                seen[bucket] += (bucket == k) as usize;
+            }
+        }
+    }
+    // Every bucket was reached (2..=5 pieces for bucket 0 is rare: at least from 6 pieces).
+    assert!(seen[1..].iter().all(|&n| n > 0), "{seen:?}");
+    // A one-bucket net uses its only bucket for every piece count.
+    let flat = random_net(&mut rng, Layout::Flat, 16, 1, 64, 127);
+    assert!((2..=32).all(|p| flat.out_bucket(p) == 0));
 }
 
 /// Runs the real binary through `steps`: each step's lines are sent, then (unless the step
@@ -389,7 +544,7 @@ fn run_engine(steps: &[Vec<String>]) -> Vec<Vec<String>> {
 fn protocol_bad_eval_file_changes_nothing() {
     let dir = temp_dir("protocol");
     let mut rng = Rng(5);
-    let other = random_net(&mut rng, Layout::KingBuckets, 32, 64, 100);
+    let other = random_net(&mut rng, Layout::KingBuckets, 32, 1, 64, 100);
     let good = dir.join("other.chnn");
     other.save(&good).expect("save");
     let mut files = Vec::new();

@@ -1,7 +1,13 @@
 //! `chariot train`: on a small generated set the loss goes down within seconds; the written
-//! net has the exact CHNN v1 header, length and checksum; checkpoints resume; bad input is
-//! refused with one clear error.
+//! net has the exact CHNN v1 header, length and checksum; checkpoints resume; with
+//! `--out-buckets 8` it writes a CHNN v3 net that the engine loads as its `EvalFile`; bad
+//! input is refused with one clear error.
 
+mod common;
+
+use chariot::board::Position;
+use chariot::eval::nnue::{self, Network};
+use chariot::eval::EVAL_LIMIT;
 use chariot::tools::datagen::{self, format};
 use chariot::tools::train::{self, TrainArgs};
 use clap::Parser;
@@ -86,7 +92,7 @@ fn training_lowers_the_loss_within_seconds() {
     assert!(!d.valid.is_empty());
     let start = std::time::Instant::now();
     let before = train::mean_loss(
-        &chariot::tools::train::model::Net::random(a.arch.layout(), 32, a.seed),
+        &chariot::tools::train::model::Net::random(a.arch.layout(), 32, 1, a.seed),
         &d.train,
         &a,
         2,
@@ -162,15 +168,88 @@ fn the_binary_writes_an_exact_chnn_file_and_resumable_checkpoints() {
 }
 
 #[test]
+fn output_buckets_give_a_v3_file_the_engine_loads() {
+    for (arch, inputs) in [("flat", 1260usize), ("king", 7560)] {
+        let out = dir().join(format!("buckets-{arch}.chnn"));
+        let ck = dir().join(format!("ckpt-buckets-{arch}"));
+        let run = |extra: &[&str]| {
+            Command::new(CHARIOT)
+                .args(["train", "--data", data().to_str().unwrap()])
+                .args(["--out", out.to_str().unwrap(), "--arch", arch, "--hidden", "16"])
+                .args(["--batch-size", "512", "--threads", "2"])
+                .args(["--checkpoint-dir", ck.to_str().unwrap()])
+                .args(extra)
+                .output()
+                .unwrap()
+        };
+        let o = run(&["--out-buckets", "8", "--epochs", "1"]);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(o.status.success(), "{err}");
+        assert!(err.contains("hidden 16, 8 output buckets"), "{err}");
+        let f = std::fs::read(&out).unwrap();
+        let h = 16usize;
+        assert_eq!(f.len(), 32 + 2 * (inputs * h + h + 8 * 2 * h) + 4 * 8);
+        let u = |o: usize| u32::from_le_bytes([f[o], f[o + 1], f[o + 2], f[o + 3]]);
+        assert_eq!(&f[0..4], b"CHNN");
+        assert_eq!(
+            [u(4), u(8), u(12), u(16), u(20), u(24)],
+            [3, inputs as u32, 16, 255, 64, 400]
+        );
+        assert_eq!(u(28), format::fnv1a(&f[32..]));
+        // Every bucket's output weights within ±127, and the buckets trained apart.
+        let ow = 32 + 2 * (inputs * h + h);
+        let w: Vec<i16> = (0..8 * 2 * h)
+            .map(|i| i16::from_le_bytes([f[ow + 2 * i], f[ow + 2 * i + 1]]))
+            .collect();
+        assert!(w.iter().all(|w| (-127..=127).contains(w)));
+        assert!(w.chunks(2 * h).any(|b| b != &w[..2 * h]));
+        // The engine loads it as its EvalFile and scores with it as the library does.
+        let net = Network::load(&out).expect("the engine reads the file");
+        assert_eq!(net.output_buckets(), 8);
+        let v = nnue::evaluate(&net, &Position::startpos()).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        let mut e = common::Engine::start();
+        e.send("uci");
+        e.send(&format!("setoption name EvalFile value {}", out.display()));
+        e.send("position startpos");
+        e.send("eval");
+        let block = e.sync();
+        assert!(block.iter().all(|l| !l.starts_with("info string error")), "{block:?}");
+        let want = format!("NNUE evaluation: {v} (");
+        let line = block
+            .iter()
+            .find(|l| l.starts_with(&want))
+            .expect("the net's evaluation");
+        assert!(
+            line.contains(&format!("output bucket 7 of 8, checksum {:#010x}", u(28))),
+            "{line}"
+        );
+        e.finish();
+        // Its checkpoint does not resume as a net of one output bucket.
+        let resume = ck.join("epoch-1.ckpt");
+        let o = run(&["--epochs", "2", "--resume", resume.to_str().unwrap()]);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(!o.status.success(), "{err}");
+        assert!(
+            err.contains("8 output buckets") && err.contains("--out-buckets ask for"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
 fn bad_input_gets_one_clear_error() {
     let junk = dir().join("junk.bin");
     std::fs::write(&junk, b"this is not a data file at all").unwrap();
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 5] = [
         (&["--data", junk.to_str().unwrap()], "not a chariot datagen file"),
         (&["--data", "/nonexistent/x.bin"], "cannot read"),
         (
             &["--data", data().to_str().unwrap(), "--hidden", "20"],
             "multiple of 16",
+        ),
+        (
+            &["--data", data().to_str().unwrap(), "--out-buckets", "3"],
+            "--out-buckets 3 must be 1 or 8",
         ),
         (
             &[

@@ -144,9 +144,11 @@ pub fn trace(pos: &Position, net: Option<&Network>, use_nnue: bool) -> String {
             let v = nnue::evaluate(net, pos).clamp(-EVAL_LIMIT, EVAL_LIMIT);
             let _ = writeln!(
                 out,
-                "NNUE evaluation: {v} ({} to move's view; net hidden {}, checksum {:#010x})",
+                "NNUE evaluation: {v} ({} to move's view; net hidden {}, output bucket {} of {}, checksum {:#010x})",
                 pos.side_to_move().name(),
                 net.hidden(),
+                net.out_bucket(pos.occupied().count()),
+                net.output_buckets(),
                 net.checksum(),
             );
         }

@@ -287,7 +287,7 @@ impl AccumulatorStack {
             Color::Red => (red, black),
             Color::Black => (black, red),
         };
-        output(self.backend, net, stm, nstm)
+        output(self.backend, net, stm, nstm, pos.occupied().count())
     }
 
     /// The top entry's accumulators, `(Red's, Black's)`, brought up to date for `pos`.

@@ -2,10 +2,11 @@
 //!
 //! The network is a perspective net: 1260 inputs per side (2 relative colours × 7 kinds × 90
 //! points, seen from that side, Black's board rotated 180°) → H hidden units per perspective
-//! (squared clipped ReLU) → one output. The file format is CHNN v1 ([`net`]); the accumulators
-//! are kept incrementally along the search line by a lazy stack ([`accumulator`]); the
-//! vector kernels run in AVX2 or NEON where the CPU has them and in bit-identical scalar code
-//! elsewhere ([`simd`]).
+//! (squared clipped ReLU) → one output, from one set of output weights or (CHNN v3) from one of
+//! [`OUTPUT_BUCKETS`] sets chosen by the number of pieces on the board ([`output_bucket`]).
+//! The file format is CHNN ([`net`]); the accumulators are kept incrementally along the search
+//! line by a lazy stack ([`accumulator`]); the vector kernels run in AVX2 or NEON where the
+//! CPU has them and in bit-identical scalar code elsewhere ([`simd`]).
 //!
 //! The embedded net (`nets/default.chnn`) was trained by `chariot train` on positions of
 //! Chariot's own self-play (`chariot datagen`), nothing else; docs/tools.md gives the
@@ -29,12 +30,13 @@ pub static EMBEDDED_NET: &[u8] = include_bytes!("../../../nets/default.chnn");
 /// How a net's inputs are laid out.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Layout {
-    /// CHNN v1: 1260 inputs per perspective, whatever the kings do.
+    /// CHNN v1 (or v3 with 1260 inputs): 1260 inputs per perspective, whatever the kings do.
     Flat,
-    /// CHNN v2: [`KING_BUCKETS`] sets of 1260 inputs, one per point of the perspective's own
-    /// king in its palace, the board mirrored left to right when that king stands on the
-    /// right-hand file (so a d-file and an f-file king share a set). Every king move changes
-    /// its own side's set: the accumulator of that perspective is then computed afresh.
+    /// CHNN v2 (or v3 with 7560 inputs): [`KING_BUCKETS`] sets of 1260 inputs, one per point
+    /// of the perspective's own king in its palace, the board mirrored left to right when that
+    /// king stands on the right-hand file (so a d-file and an f-file king share a set). Every
+    /// king move changes its own side's set: the accumulator of that perspective is then
+    /// computed afresh.
     KingBuckets,
 }
 
@@ -44,6 +46,17 @@ pub const KING_BUCKETS: usize = 6;
 
 /// Inputs of one set: 2 relative colours × 7 kinds × 90 points.
 pub const PIECE_INPUTS: usize = 1260;
+
+/// Sets of output weights and biases of a CHNN v3 net (v1 and v2 nets have one).
+pub const OUTPUT_BUCKETS: usize = 8;
+
+/// The output bucket of a position with `pieces` pieces on the board, both kings included:
+/// `(pieces − 2) / 4`, at most 7 (2..=5 pieces → 0, 30..=32 → 7). The engine and the trainer
+/// both choose with this.
+#[inline(always)]
+pub fn output_bucket(pieces: u32) -> usize {
+    (pieces.saturating_sub(2) as usize / 4).min(OUTPUT_BUCKETS - 1)
+}
 
 impl Layout {
     /// Inputs per perspective.
@@ -110,14 +123,16 @@ pub fn feature(perspective: Color, view: View, piece: Piece, sq: Square) -> usiz
     view.base as usize + (rc * 7 + piece.kind().index()) * 90 + rs
 }
 
-/// The score from the side to move's accumulator `stm` and the other side's `nstm`.
+/// The score from the side to move's accumulator `stm` and the other side's `nstm`, with the
+/// output bucket of a position of `pieces` pieces.
 #[inline(always)]
-pub fn output(backend: Backend, net: &Network, stm: &[Lane], nstm: &[Lane]) -> i32 {
-    let (w_stm, w_nstm) = net.out_weights();
+pub fn output(backend: Backend, net: &Network, stm: &[Lane], nstm: &[Lane], pieces: u32) -> i32 {
+    let bucket = net.out_bucket(pieces);
+    let (w_stm, w_nstm) = net.out_weights(bucket);
     let ceiling = net::QA as i16;
     let sum =
         simd::output_sum(backend, stm, w_stm, ceiling).wrapping_add(simd::output_sum(backend, nstm, w_nstm, ceiling));
-    net.finish(sum)
+    net.finish(sum, bucket)
 }
 
 /// The network's score of `pos` from scratch (a full refresh), side to move's view, in
@@ -193,6 +208,17 @@ mod tests {
         let d8 = View::new(kb, Color::Black, Square::new(3, 8));
         assert_eq!((d8.base, d8.mirror), (3 * 1260, true));
         assert!(feature(Color::Black, d8, red_rook, Square::new(8, 9)) < Layout::KingBuckets.inputs());
+    }
+
+    #[test]
+    fn output_buckets_follow_the_contract() {
+        let want = |pieces: u32| ((pieces - 2) / 4).min(7) as usize;
+        for pieces in 2..=32 {
+            assert_eq!(output_bucket(pieces), want(pieces), "{pieces}");
+        }
+        assert_eq!((output_bucket(2), output_bucket(5), output_bucket(6)), (0, 0, 1));
+        assert_eq!((output_bucket(29), output_bucket(30), output_bucket(32)), (6, 7, 7));
+        assert_eq!(output_bucket(0), 0);
     }
 
     #[test]

@@ -2,14 +2,16 @@
 //!
 //! Little-endian throughout. A 32-byte header (`b"CHNN"`, version, inputs N, hidden H, QA 255,
 //! QB 64, SCALE, FNV-1a checksum of the payload), then the payload: feature-transformer
-//! weights `i16[N][H]` (feature-major), biases `i16[H]`, output weights `i16[2H]` (first the
-//! side to move's half, then the other side's) and an `i32` output bias. The file is exactly
-//! `32 + 2 * (N * H + H + 2 * H) + 4` bytes long. Version 1 has N = 1260 inputs
-//! ([`Layout::Flat`]); version 2 has N = 6 × 1260, one set per point of the perspective's
-//! king ([`Layout::KingBuckets`]).
+//! weights `i16[N][H]` (feature-major), biases `i16[H]`, then for each of the B output buckets
+//! its output weights `i16[2H]` (first the side to move's half, then the other side's), then
+//! the B `i32` output biases. The file is exactly `32 + 2 * (N * H + H + B * 2 * H) + 4 * B`
+//! bytes long. Version 1 has N = 1260 inputs ([`Layout::Flat`]) and B = 1; version 2 has
+//! N = 6 × 1260, one set per point of the perspective's king ([`Layout::KingBuckets`]), and
+//! B = 1; version 3 has either inputs (N names the layout) and B = [`OUTPUT_BUCKETS`], the
+//! bucket chosen by the pieces on the board ([`super::output_bucket`]).
 
 use super::simd::Lane;
-use super::Layout;
+use super::{output_bucket, Layout, OUTPUT_BUCKETS};
 use std::fmt;
 use std::path::Path;
 
@@ -19,6 +21,8 @@ pub const MAGIC: [u8; 4] = *b"CHNN";
 pub const VERSION: u32 = 1;
 /// The version of king-bucketed nets ([`Layout::KingBuckets`]).
 pub const VERSION_KING_BUCKETS: u32 = 2;
+/// The version of nets with [`OUTPUT_BUCKETS`] output buckets (either layout).
+pub const VERSION_OUTPUT_BUCKETS: u32 = 3;
 /// Inputs of a flat net: 2 relative colours × 7 kinds × 90 points.
 pub const INPUTS: usize = super::PIECE_INPUTS;
 /// Accumulator clamp: 1.0 in the feature transformer's fixed point.
@@ -77,7 +81,7 @@ impl fmt::Display for NetError {
             NetError::UnsupportedVersion { got } => {
                 write!(
                     f,
-                    "unsupported net file version {got} (this build reads versions {VERSION} and {VERSION_KING_BUCKETS})"
+                    "unsupported net file version {got} (this build reads versions {VERSION}, {VERSION_KING_BUCKETS} and {VERSION_OUTPUT_BUCKETS})"
                 )
             }
             NetError::WrongArchitecture { field, expected, got } => {
@@ -103,13 +107,22 @@ pub fn fnv1a(bytes: &[u8]) -> u32 {
     h
 }
 
-/// The exact file length of a net of `layout` with `hidden` units.
-pub const fn file_len(layout: Layout, hidden: usize) -> usize {
-    HEADER_LEN + 2 * (layout.inputs() * hidden + hidden + 2 * hidden) + 4
+/// The exact file length of a net of `layout` with `hidden` units and `buckets` output buckets.
+pub const fn file_len(layout: Layout, hidden: usize, buckets: usize) -> usize {
+    HEADER_LEN + 2 * (layout.inputs() * hidden + hidden + buckets * 2 * hidden) + 4 * buckets
 }
 
-/// A quantised perspective network: its inputs → H (two perspectives) → 1, with its weights
-/// laid out in 32-byte aligned lanes of 16 `i16` for SIMD.
+/// The file version of a net of `layout` with `buckets` output buckets.
+pub const fn version_of(layout: Layout, buckets: usize) -> u32 {
+    match (layout, buckets) {
+        (Layout::Flat, 1) => VERSION,
+        (Layout::KingBuckets, 1) => VERSION_KING_BUCKETS,
+        _ => VERSION_OUTPUT_BUCKETS,
+    }
+}
+
+/// A quantised perspective network: its inputs → H (two perspectives) → 1 (from one of its
+/// output buckets), with its weights laid out in 32-byte aligned lanes of 16 `i16` for SIMD.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
     layout: Layout,
@@ -119,9 +132,10 @@ pub struct Network {
     ft_weights: Vec<Lane>,
     /// `hidden / 16` lanes.
     ft_bias: Vec<Lane>,
-    /// `2 * hidden / 16` lanes: side to move, then the other side.
+    /// `buckets * 2 * hidden / 16` lanes, bucket by bucket: side to move, then the other side.
     out_weights: Vec<Lane>,
-    out_bias: i32,
+    /// One per output bucket: 1, or [`OUTPUT_BUCKETS`].
+    out_bias: Vec<i32>,
     checksum: u32,
 }
 
@@ -129,8 +143,12 @@ impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Network {{ layout: {:?}, hidden: {}, scale: {}, checksum: {:#010x} }}",
-            self.layout, self.hidden, self.scale, self.checksum
+            "Network {{ layout: {:?}, hidden: {}, output buckets: {}, scale: {}, checksum: {:#010x} }}",
+            self.layout,
+            self.hidden,
+            self.out_bias.len(),
+            self.scale,
+            self.checksum
         )
     }
 }
@@ -157,9 +175,9 @@ fn push_lanes(out: &mut Vec<u8>, lanes: &[Lane]) {
 }
 
 impl Network {
-    /// Parses and validates a CHNN v1 or v2 file image: header fields in order (length of the
-    /// header, magic, version, inputs, hidden, QA, QB, SCALE), then the exact length, then the
-    /// checksum.
+    /// Parses and validates a CHNN v1, v2 or v3 file image: header fields in order (length of
+    /// the header, magic, version, inputs, hidden, QA, QB, SCALE), then the exact length, then
+    /// the checksum.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
         if bytes.len() < HEADER_LEN {
             return Err(NetError::Truncated {
@@ -171,13 +189,23 @@ impl Network {
         if magic != MAGIC {
             return Err(NetError::BadMagic { got: magic });
         }
-        let layout = match u32_at(bytes, 4) {
-            VERSION => Layout::Flat,
-            VERSION_KING_BUCKETS => Layout::KingBuckets,
-            version => return Err(NetError::UnsupportedVersion { got: version }),
-        };
         let wrong = |field, expected: String, got| Err(NetError::WrongArchitecture { field, expected, got });
         let inputs = u32_at(bytes, 8);
+        let (layout, buckets) = match u32_at(bytes, 4) {
+            VERSION => (Layout::Flat, 1),
+            VERSION_KING_BUCKETS => (Layout::KingBuckets, 1),
+            VERSION_OUTPUT_BUCKETS => match [Layout::Flat, Layout::KingBuckets]
+                .into_iter()
+                .find(|l| l.inputs() == inputs as usize)
+            {
+                Some(layout) => (layout, OUTPUT_BUCKETS),
+                None => {
+                    let expected = format!("{} or {}", Layout::Flat.inputs(), Layout::KingBuckets.inputs());
+                    return wrong("inputs", expected, inputs);
+                }
+            },
+            version => return Err(NetError::UnsupportedVersion { got: version }),
+        };
         if inputs as usize != layout.inputs() {
             return wrong("inputs", layout.inputs().to_string(), inputs);
         }
@@ -202,7 +230,7 @@ impl Network {
         if !(1..=100_000).contains(&scale) {
             return wrong("SCALE", "1..=100000".to_string(), scale);
         }
-        let expected = file_len(layout, h);
+        let expected = file_len(layout, h, buckets);
         if bytes.len() < expected {
             return Err(NetError::Truncated {
                 expected,
@@ -229,8 +257,11 @@ impl Network {
         };
         let ft_weights = take(layout.inputs() * h);
         let ft_bias = take(h);
-        let out_weights = take(2 * h);
-        let out_bias = i32::from_le_bytes([payload[at], payload[at + 1], payload[at + 2], payload[at + 3]]);
+        let out_weights = take(buckets * 2 * h);
+        let out_bias = payload[at..]
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
         Ok(Network {
             layout,
             hidden: h,
@@ -258,20 +289,18 @@ impl Network {
 
     /// The net as a CHNN file image (the checksum computed afresh).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let len = file_len(self.layout, self.hidden);
+        let len = file_len(self.layout, self.hidden, self.out_bias.len());
         let mut payload = Vec::with_capacity(len - HEADER_LEN);
         push_lanes(&mut payload, &self.ft_weights);
         push_lanes(&mut payload, &self.ft_bias);
         push_lanes(&mut payload, &self.out_weights);
-        payload.extend_from_slice(&self.out_bias.to_le_bytes());
+        for b in &self.out_bias {
+            payload.extend_from_slice(&b.to_le_bytes());
+        }
         let mut out = Vec::with_capacity(len);
         out.extend_from_slice(&MAGIC);
-        let version = match self.layout {
-            Layout::Flat => VERSION,
-            Layout::KingBuckets => VERSION_KING_BUCKETS,
-        };
         for v in [
-            version,
+            version_of(self.layout, self.out_bias.len()),
             self.layout.inputs() as u32,
             self.hidden as u32,
             QA as u32,
@@ -291,8 +320,9 @@ impl Network {
     }
 
     /// A net from quantised parts, as a trainer produces them: `ft_weights` is
-    /// `layout.inputs() * hidden` values (feature-major), `ft_bias` `hidden`, `out_weights`
-    /// `2 * hidden` (side to move first). `None` when a length or `hidden` does not fit.
+    /// `layout.inputs() * hidden` values (feature-major), `ft_bias` `hidden`, `out_bias` one
+    /// bias per output bucket (1 or [`OUTPUT_BUCKETS`]), `out_weights` `2 * hidden` per bucket
+    /// (bucket by bucket, side to move first). `None` when a length or `hidden` does not fit.
     pub fn from_parts(
         layout: Layout,
         hidden: usize,
@@ -300,13 +330,15 @@ impl Network {
         ft_weights: &[i16],
         ft_bias: &[i16],
         out_weights: &[i16],
-        out_bias: i32,
+        out_bias: &[i32],
     ) -> Option<Network> {
+        let buckets = out_bias.len();
         let fits = (MIN_HIDDEN..=MAX_HIDDEN).contains(&hidden)
             && hidden.is_multiple_of(16)
             && ft_weights.len() == layout.inputs() * hidden
             && ft_bias.len() == hidden
-            && out_weights.len() == 2 * hidden
+            && (buckets == 1 || buckets == OUTPUT_BUCKETS)
+            && out_weights.len() == buckets * 2 * hidden
             && scale > 0;
         if !fits {
             return None;
@@ -327,7 +359,7 @@ impl Network {
             ft_weights: lanes(ft_weights),
             ft_bias: lanes(ft_bias),
             out_weights: lanes(out_weights),
-            out_bias,
+            out_bias: out_bias.to_vec(),
             checksum: 0,
         };
         net.checksum = fnv1a(&net.to_bytes()[HEADER_LEN..]);
@@ -354,9 +386,20 @@ impl Network {
         self.checksum
     }
 
-    /// The output bias.
-    pub fn out_bias(&self) -> i32 {
-        self.out_bias
+    /// Output buckets: 1 (v1 and v2 files) or [`OUTPUT_BUCKETS`] (v3).
+    pub fn output_buckets(&self) -> usize {
+        self.out_bias.len()
+    }
+
+    /// The output biases, one per output bucket.
+    pub fn out_bias(&self) -> &[i32] {
+        &self.out_bias
+    }
+
+    /// The output bucket this net uses for a position of `pieces` pieces (0 with one bucket).
+    #[inline(always)]
+    pub fn out_bucket(&self, pieces: u32) -> usize {
+        output_bucket(pieces).min(self.out_bias.len() - 1)
     }
 
     /// Feature `f`'s weight row (`hidden / 16` lanes).
@@ -372,16 +415,18 @@ impl Network {
         &self.ft_bias
     }
 
-    /// The output weights: (side to move's half, the other side's half).
+    /// Output bucket `bucket`'s weights: (side to move's half, the other side's half).
     #[inline(always)]
-    pub(super) fn out_weights(&self) -> (&[Lane], &[Lane]) {
-        self.out_weights.split_at(self.hidden / Lane::WIDTH)
+    pub(super) fn out_weights(&self, bucket: usize) -> (&[Lane], &[Lane]) {
+        let n = self.hidden / Lane::WIDTH;
+        self.out_weights[2 * n * bucket..2 * n * (bucket + 1)].split_at(n)
     }
 
-    /// The centipawn score from the layer sum (the wrapping `Σ v·(v·w)` over both halves).
+    /// The centipawn score from output bucket `bucket`'s layer sum (the wrapping `Σ v·(v·w)`
+    /// over both halves).
     #[inline(always)]
-    pub(super) fn finish(&self, sum: i32) -> i32 {
-        let v = (sum as i64 / QA as i64 + self.out_bias as i64) * self.scale as i64 / (QA as i64 * QB as i64);
+    pub(super) fn finish(&self, sum: i32, bucket: usize) -> i32 {
+        let v = (sum as i64 / QA as i64 + self.out_bias[bucket] as i64) * self.scale as i64 / (QA as i64 * QB as i64);
         v.clamp(i32::MIN as i64, i32::MAX as i64) as i32
     }
 }

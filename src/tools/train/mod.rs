@@ -1,5 +1,5 @@
 //! `chariot train`: trains the NNUE network ([`model`]) on `chariot datagen` files, on the CPU
-//! with every core, and writes it quantised in the engine's CHNN v1 format.
+//! with every core, and writes it quantised in the engine's CHNN format (v1, v2 or v3).
 //!
 //! The loss is the squared difference between `sigmoid(out_cp / K)` and the target
 //! `λ·sigmoid(score_cp / K) + (1 − λ)·result`, both for the side to move. Optimiser: Adam on
@@ -14,7 +14,7 @@
 
 pub mod model;
 
-use crate::eval::nnue::Layout;
+use crate::eval::nnue::{Layout, OUTPUT_BUCKETS};
 use crate::tools::datagen::format::{self, PackedRecord, FLAG_CAPTURE, FLAG_DECISIVE, FLAG_GIVES_CHECK, FLAG_IN_CHECK};
 use anyhow::{bail, Context};
 use model::{Adam, Net, Sample, Scratch, SCALE};
@@ -46,13 +46,17 @@ pub struct TrainArgs {
     /// A data file written by `chariot datagen` (repeat for several).
     #[arg(long, required = true)]
     pub data: Vec<PathBuf>,
-    /// The quantised net (CHNN v1) written at the end.
+    /// The quantised net (CHNN) written at the end.
     #[arg(long)]
     pub out: PathBuf,
     /// The inputs: `flat` (CHNN v1, 1260 a perspective) or `king` (CHNN v2: six sets of 1260,
     /// chosen by the perspective's own king in its palace, trained factorised).
     #[arg(long, value_enum, default_value_t = Arch::Flat)]
     pub arch: Arch,
+    /// Output buckets: 1 (CHNN v1 or v2), or 8 (CHNN v3: a set of output weights and bias for
+    /// each range of piece counts on the board, `min((pieces - 2) / 4, 7)`).
+    #[arg(long, default_value_t = 1)]
+    pub out_buckets: usize,
     /// Hidden units per perspective (a multiple of 16, 16..=1024).
     #[arg(long, default_value_t = 256)]
     pub hidden: usize,
@@ -257,6 +261,9 @@ pub fn train(a: &TrainArgs, data: &mut Dataset, log: &mut dyn Write) -> anyhow::
     if !a.hidden.is_multiple_of(16) || !(16..=1024).contains(&a.hidden) {
         bail!("--hidden {} must be a multiple of 16 in 16..=1024", a.hidden);
     }
+    if a.out_buckets != 1 && a.out_buckets != OUTPUT_BUCKETS {
+        bail!("--out-buckets {} must be 1 or {OUTPUT_BUCKETS}", a.out_buckets);
+    }
     if a.batch_size == 0 || a.epochs == 0 || !a.lr.is_finite() || a.lr <= 0.0 || !a.scale.is_finite() || a.scale <= 0.0
     {
         bail!("--batch-size, --epochs, --lr and --scale must be positive");
@@ -275,21 +282,23 @@ pub fn train(a: &TrainArgs, data: &mut Dataset, log: &mut dyn Write) -> anyhow::
     let (mut net, mut adam, first_epoch) = match &a.resume {
         Some(p) => {
             let (net, adam, done) = model::load_checkpoint(p)?;
-            if net.hidden != a.hidden || net.layout != a.arch.layout() {
+            if net.hidden != a.hidden || net.layout != a.arch.layout() || net.buckets != a.out_buckets {
                 bail!(
-                    "checkpoint {} is a {:?} net with {} hidden units, --arch/--hidden ask for {:?} with {}",
+                    "checkpoint {} is a {:?} net with {} hidden units and {} output buckets, --arch/--hidden/--out-buckets ask for {:?} with {} and {}",
                     p.display(),
                     net.layout,
                     net.hidden,
+                    net.buckets,
                     a.arch.layout(),
-                    a.hidden
+                    a.hidden,
+                    a.out_buckets
                 );
             }
             writeln!(log, "train: resuming from {} after epoch {done}", p.display())?;
             (net, adam, done + 1)
         }
         None => {
-            let net = Net::random(a.arch.layout(), a.hidden, a.seed);
+            let net = Net::random(a.arch.layout(), a.hidden, a.out_buckets, a.seed);
             let n = net.params.len();
             (net, Adam::new(n), 1)
         }
@@ -299,7 +308,7 @@ pub fn train(a: &TrainArgs, data: &mut Dataset, log: &mut dyn Write) -> anyhow::
     }
     writeln!(
         log,
-        "train: {} games, {} positions read, {} skipped by the filters; {} training, {} validation; {:?} inputs, hidden {}, {threads} threads, batch {}, lambda {}, K {}",
+        "train: {} games, {} positions read, {} skipped by the filters; {} training, {} validation; {:?} inputs, hidden {}, {} output buckets, {threads} threads, batch {}, lambda {}, K {}",
         data.games,
         data.read,
         data.skipped,
@@ -307,6 +316,7 @@ pub fn train(a: &TrainArgs, data: &mut Dataset, log: &mut dyn Write) -> anyhow::
         data.valid.len(),
         a.arch.layout(),
         a.hidden,
+        a.out_buckets,
         a.batch_size,
         a.lambda,
         a.scale
