@@ -185,7 +185,7 @@ fn output_buckets_give_a_v3_file_the_engine_loads() {
         let o = run(&["--out-buckets", "8", "--epochs", "1"]);
         let err = String::from_utf8_lossy(&o.stderr).into_owned();
         assert!(o.status.success(), "{err}");
-        assert!(err.contains("hidden 16, 8 output buckets"), "{err}");
+        assert!(err.contains("hidden 16, output buckets 8"), "{err}");
         let f = std::fs::read(&out).unwrap();
         let h = 16usize;
         assert_eq!(f.len(), 32 + 2 * (inputs * h + h + 8 * 2 * h) + 4 * 8);

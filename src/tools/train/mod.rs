@@ -308,7 +308,7 @@ pub fn train(a: &TrainArgs, data: &mut Dataset, log: &mut dyn Write) -> anyhow::
     }
     writeln!(
         log,
-        "train: {} games, {} positions read, {} skipped by the filters; {} training, {} validation; {:?} inputs, hidden {}, {} output buckets, {threads} threads, batch {}, lambda {}, K {}",
+        "train: {} games, {} positions read, {} skipped by the filters; {} training, {} validation; {:?} inputs, hidden {}, output buckets {}, {threads} threads, batch {}, lambda {}, K {}",
         data.games,
         data.read,
         data.skipped,
