@@ -1,7 +1,7 @@
 //! `chariot train`: on a small generated set the loss goes down within seconds; the written
 //! net has the exact CHNN v1 header, length and checksum; checkpoints resume; with
-//! `--out-buckets 8` it writes a CHNN v3 net that the engine loads as its `EvalFile`; bad
-//! input is refused with one clear error.
+//! `--out-buckets 8` it writes a CHNN v3 net that the engine loads as its `EvalFile`; `--init`
+//! starts from a net exactly; bad input is refused with one clear error.
 
 mod common;
 
@@ -288,4 +288,32 @@ fn bad_input_gets_one_clear_error() {
         );
     }
     assert!(!dir().join("never.chnn").exists());
+}
+
+#[test]
+fn init_starts_from_a_net_exactly() {
+    use chariot::eval::nnue::Layout;
+    use chariot::tools::train::model::Net;
+    let flat = Network::from_bytes(&Net::random(Layout::Flat, 32, 1, 5).quantise()).unwrap();
+    // Dequantised and quantised again, the net is the same file.
+    let back = Net::from_chnn(&flat, Layout::Flat, 32, 1).unwrap();
+    assert_eq!(back.quantise(), flat.to_bytes());
+    // As the shared set of a king-bucketed net with 8 output buckets, it scores as before (with
+    // both kings on the middle file, where no perspective is mirrored).
+    let king = Net::from_chnn(&flat, Layout::KingBuckets, 32, 8).unwrap();
+    let king = Network::from_bytes(&king.quantise()).unwrap();
+    assert_eq!((king.layout(), king.output_buckets()), (Layout::KingBuckets, 8));
+    for fen in [
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        "3akr3/R4r2C/3a5/9/9/9/9/6n2/C2pA4/1R2K4 w - - 0 1",
+        "4k4/9/9/9/9/9/9/9/4A4/3AK4 b - - 0 1",
+    ] {
+        let p = Position::from_fen(fen).unwrap();
+        assert_eq!(nnue::evaluate(&king, &p), nnue::evaluate(&flat, &p), "{fen}");
+    }
+    // What cannot start what is refused.
+    let err = |r: anyhow::Result<Net>| r.err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(err(Net::from_chnn(&flat, Layout::Flat, 64, 1)).contains("32 hidden units"));
+    assert!(err(Net::from_chnn(&king, Layout::Flat, 32, 8)).contains("king-bucketed"));
+    assert!(err(Net::from_chnn(&king, Layout::KingBuckets, 32, 1)).contains("8 output buckets"));
 }

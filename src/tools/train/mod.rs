@@ -112,6 +112,10 @@ pub struct TrainArgs {
     /// Continue from this checkpoint (its net, optimiser and epoch count).
     #[arg(long)]
     pub resume: Option<PathBuf>,
+    /// Start from this net (a CHNN file, dequantised) instead of random weights, with a fresh
+    /// optimiser: to fine-tune a net on new data (with a smaller --lr).
+    #[arg(long, conflicts_with = "resume")]
+    pub init: Option<PathBuf>,
     /// Do not mirror positions left to right (by default each use of a training position is
     /// mirrored with probability ½: the rules are symmetric, so that doubles the data).
     #[arg(long)]
@@ -298,7 +302,17 @@ pub fn train(a: &TrainArgs, data: &mut Dataset, log: &mut dyn Write) -> anyhow::
             (net, adam, done + 1)
         }
         None => {
-            let net = Net::random(a.arch.layout(), a.hidden, a.out_buckets, a.seed);
+            let net = match &a.init {
+                Some(p) => {
+                    let file =
+                        crate::eval::nnue::net::Network::load(p).with_context(|| format!("--init {}", p.display()))?;
+                    let net = Net::from_chnn(&file, a.arch.layout(), a.hidden, a.out_buckets)
+                        .with_context(|| format!("--init {}", p.display()))?;
+                    writeln!(log, "train: starting from {} ({file:?})", p.display())?;
+                    net
+                }
+                None => Net::random(a.arch.layout(), a.hidden, a.out_buckets, a.seed),
+            };
             let n = net.params.len();
             (net, Adam::new(n), 1)
         }

@@ -161,6 +161,72 @@ impl Net {
         }
     }
 
+    /// A float net that starts where the quantised net `file` (a CHNN image) is: its weights
+    /// divided by their quantisation scales. A flat file can start a flat net or the shared set
+    /// of a king-bucketed one (the buckets at zero); a king-bucketed file only a king-bucketed
+    /// net. A file with one output bucket starts every bucket of an 8-bucket net.
+    pub fn from_chnn(file: &nnue::net::Network, layout: Layout, hidden: usize, buckets: usize) -> anyhow::Result<Net> {
+        let (fl, fb) = (file.layout(), file.output_buckets());
+        if file.hidden() != hidden {
+            anyhow::bail!("the net has {} hidden units, --hidden asks for {hidden}", file.hidden());
+        }
+        if fl == Layout::KingBuckets && layout == Layout::Flat {
+            anyhow::bail!("a king-bucketed net cannot start a flat one (--arch king)");
+        }
+        if fb > buckets {
+            anyhow::bail!("the net has {fb} output buckets, --out-buckets asks for {buckets}");
+        }
+        if file.scale() != SCALE {
+            anyhow::bail!("the net's SCALE is {}, the trainer's {SCALE}", file.scale());
+        }
+        let bytes = file.to_bytes();
+        let mut at = nnue::net::HEADER_LEN;
+        let mut i16s = |n: usize| -> Vec<f32> {
+            let v = bytes[at..at + 2 * n]
+                .chunks_exact(2)
+                .map(|c| i16::from_le_bytes([c[0], c[1]]) as f32)
+                .collect();
+            at += 2 * n;
+            v
+        };
+        let ft = i16s(fl.inputs() * hidden);
+        let bias = i16s(hidden);
+        let out = i16s(fb * 2 * hidden);
+        let out_bias: Vec<f32> = bytes[at..]
+            .chunks_exact(4)
+            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f32)
+            .collect();
+        let mut net = Net {
+            layout,
+            hidden,
+            buckets,
+            params: vec![0f32; Net::param_count(layout, hidden, buckets)],
+        };
+        // A flat file into a king-bucketed net fills the shared set, which comes last.
+        let ft_at = if fl == Layout::Flat && layout == Layout::KingBuckets {
+            layout.inputs() * hidden
+        } else {
+            0
+        };
+        for (p, q) in net.params[ft_at..ft_at + ft.len()].iter_mut().zip(&ft) {
+            *p = q / QA as f32;
+        }
+        let bo = net.ft_bias_offset();
+        for (p, q) in net.params[bo..bo + hidden].iter_mut().zip(&bias) {
+            *p = q / QA as f32;
+        }
+        for b in 0..buckets {
+            let from = b.min(fb - 1);
+            let o = net.out_offset(b);
+            for (p, q) in net.params[o..o + 2 * hidden].iter_mut().zip(&out[from * 2 * hidden..]) {
+                *p = q / QB as f32;
+            }
+            let ob = net.out_bias_offset(b);
+            net.params[ob] = out_bias[from] / (QA * QB) as f32;
+        }
+        Ok(net)
+    }
+
     #[inline]
     fn ft_bias_offset(&self) -> usize {
         rows(self.layout) * self.hidden
