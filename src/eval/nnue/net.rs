@@ -366,6 +366,14 @@ impl Network {
         Some(net)
     }
 
+    /// The quantised parts as [`Network::from_parts`] takes them: feature-transformer weights
+    /// (feature-major), its biases, the output weights (bucket by bucket); the output biases
+    /// are [`Network::out_bias`].
+    pub fn to_parts(&self) -> (Vec<i16>, Vec<i16>, Vec<i16>) {
+        let flat = |lanes: &[Lane]| lanes.iter().flat_map(|l| l.0).collect();
+        (flat(&self.ft_weights), flat(&self.ft_bias), flat(&self.out_weights))
+    }
+
     /// How the inputs are laid out.
     pub fn layout(&self) -> Layout {
         self.layout

@@ -161,7 +161,7 @@ impl Net {
         }
     }
 
-    /// A float net that starts where the quantised net `file` (a CHNN image) is: its weights
+    /// A float net that starts where the quantised net `file` is (`Network::to_parts`): its weights
     /// divided by their quantisation scales. A flat file can start a flat net or the shared set
     /// of a king-bucketed one (the buckets at zero); a king-bucketed file only a king-bucketed
     /// net. A file with one output bucket starts every bucket of an 8-bucket net.
@@ -179,23 +179,8 @@ impl Net {
         if file.scale() != SCALE {
             anyhow::bail!("the net's SCALE is {}, the trainer's {SCALE}", file.scale());
         }
-        let bytes = file.to_bytes();
-        let mut at = nnue::net::HEADER_LEN;
-        let mut i16s = |n: usize| -> Vec<f32> {
-            let v = bytes[at..at + 2 * n]
-                .chunks_exact(2)
-                .map(|c| i16::from_le_bytes([c[0], c[1]]) as f32)
-                .collect();
-            at += 2 * n;
-            v
-        };
-        let ft = i16s(fl.inputs() * hidden);
-        let bias = i16s(hidden);
-        let out = i16s(fb * 2 * hidden);
-        let out_bias: Vec<f32> = bytes[at..]
-            .chunks_exact(4)
-            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]) as f32)
-            .collect();
+        let (ft, bias, out) = file.to_parts();
+        let out_bias = file.out_bias();
         let mut net = Net {
             layout,
             hidden,
@@ -208,21 +193,21 @@ impl Net {
         } else {
             0
         };
-        for (p, q) in net.params[ft_at..ft_at + ft.len()].iter_mut().zip(&ft) {
-            *p = q / QA as f32;
+        for (p, &q) in net.params[ft_at..ft_at + ft.len()].iter_mut().zip(&ft) {
+            *p = q as f32 / QA as f32;
         }
         let bo = net.ft_bias_offset();
-        for (p, q) in net.params[bo..bo + hidden].iter_mut().zip(&bias) {
-            *p = q / QA as f32;
+        for (p, &q) in net.params[bo..bo + hidden].iter_mut().zip(&bias) {
+            *p = q as f32 / QA as f32;
         }
         for b in 0..buckets {
             let from = b.min(fb - 1);
             let o = net.out_offset(b);
-            for (p, q) in net.params[o..o + 2 * hidden].iter_mut().zip(&out[from * 2 * hidden..]) {
-                *p = q / QB as f32;
+            for (p, &q) in net.params[o..o + 2 * hidden].iter_mut().zip(&out[from * 2 * hidden..]) {
+                *p = q as f32 / QB as f32;
             }
             let ob = net.out_bias_offset(b);
-            net.params[ob] = out_bias[from] / (QA * QB) as f32;
+            net.params[ob] = out_bias[from] as f32 / (QA * QB) as f32;
         }
         Ok(net)
     }
