@@ -98,6 +98,24 @@ fn every_mate_is_solved_within_its_node_budget() {
     );
 }
 
+/// A check that the static exchange calls a lost rook is a mate when the pieces that could
+/// take it may not: after `c5f5`, `f5f9` checks, the advisor on e8 is pinned by the cannon on
+/// e6 and the king taking on f9 would face the other king. From a game against Pikafish-HCE
+/// lost because the check was pruned (the mate in 2 unseen at depth 14).
+#[test]
+fn a_check_nothing_can_legally_take_is_not_pruned() {
+    let pos = fen("1rbak1br1/nC2a4/4c3n/p3C1p1p/2R6/9/P1P1P3P/2N3N2/4A4/1RBA1Kc2 w - - 7 14");
+    let mut searcher = Searcher::new(16, 1);
+    let limits = Limits {
+        depth: Some(5),
+        ..Default::default()
+    };
+    let mut last = None;
+    let r = searcher.search(&pos, &limits, &Control::default(), &mut |i: &Info| last = Some(i.score));
+    assert_eq!(last, Some(Score::Mate(2)));
+    assert_eq!(r.best.map(|m| m.to_string()).as_deref(), Some("c5f5"));
+}
+
 /// Red has checked with the rook from a8/a9 while the black king steps d9/d8; playing
 /// a8a9 again repeats the cycle. Red is a horse down, so a plain draw would tempt it.
 fn perpetual_setup() -> (Position, Move) {
