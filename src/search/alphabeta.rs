@@ -585,10 +585,13 @@ impl<'a> Worker<'a> {
     /// may not take: a check that SEE calls a loss is often a mate when nothing can take the
     /// checker, so it is only dropped when something can.
     fn can_be_taken(&mut self, mv: Move) -> bool {
+        let to = mv.to();
         self.pos.make_move(mv);
-        let mut captures = MoveList::new();
-        self.pos.generate(GenKind::Captures, &mut captures);
-        let taken = captures.iter().any(|m| m.to() == mv.to());
+        let taken = self
+            .pos
+            .attackers(to, self.pos.side_to_move())
+            .into_iter()
+            .any(|from| self.pos.is_legal(Move::new(from, to)));
         self.pos.unmake_move();
         taken
     }
