@@ -580,27 +580,6 @@ impl<'a> Worker<'a> {
         (eval + self.td.corr.value(side, keys)).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
-    /// Whether the piece `mv` moves can be taken legally on its to-point. Static exchange
-    /// counts every attacker, but a pinned piece, or a king that would face the other king,
-    /// may not take: a check that SEE calls a loss is often a mate when nothing can take the
-    /// checker, so it is only dropped when something can.
-    fn can_be_taken(&mut self, mv: Move) -> bool {
-        let to = mv.to();
-        self.pos.make_move(mv);
-        let taken = self
-            .pos
-            .attackers(to, self.pos.side_to_move())
-            .into_iter()
-            .any(|from| self.pos.is_legal(Move::new(from, to)));
-        self.pos.unmake_move();
-        taken
-    }
-
-    /// Whether `mv` gives check with a piece that nothing can legally take.
-    fn safe_check(&mut self, picker: &mut MovePicker, mv: Move) -> bool {
-        picker.gives_check(&self.pos, mv) && !self.can_be_taken(mv)
-    }
-
     /// Makes `mv`, recording it for the evaluation's accumulators.
     #[inline(always)]
     fn make(&mut self, mv: Move) {
@@ -893,13 +872,11 @@ impl<'a> Worker<'a> {
                             }
                             continue;
                         }
-                        if !see_ge(&self.pos, mv, -see_capture() * depth) && self.can_be_taken(mv) {
+                        if !see_ge(&self.pos, mv, -see_capture() * depth) {
                             continue;
                         }
                     }
-                } else if (!picker.last_was_good_capture()
-                    && !see_ge(&self.pos, mv, -see_capture() * depth)
-                    && !self.safe_check(&mut picker, mv))
+                } else if (!picker.last_was_good_capture() && !see_ge(&self.pos, mv, -see_capture() * depth))
                     || (lmr_depth < 8
                         && alpha.abs() < DECISIVE_BOUND
                         && raw_eval + cap_fut_base() + cap_fut_mul() * lmr_depth + captured_value(&self.pos, mv)
@@ -1184,7 +1161,7 @@ impl<'a> Worker<'a> {
                 if futile() && !picker.gives_check(&self.pos, mv) {
                     continue;
                 }
-                if !see_ge(&self.pos, mv, 0) && !self.safe_check(&mut picker, mv) {
+                if !see_ge(&self.pos, mv, 0) {
                     continue;
                 }
             }
@@ -1220,7 +1197,7 @@ impl<'a> Worker<'a> {
             self.pos.generate(GenKind::QuietChecks, &mut quiets);
             for mv in quiets.iter() {
                 self.sh.tt.prefetch(self.pos.key_after(mv));
-                if !see_ge(&self.pos, mv, 0) && self.can_be_taken(mv) {
+                if !see_ge(&self.pos, mv, 0) {
                     continue;
                 }
                 self.make(mv);

@@ -3,9 +3,10 @@
 //!
 //! Attackers are recomputed from the remaining occupancy after every capture, so cannon
 //! screens that appear or vanish (a capturer leaving the line, or the first capturer
-//! becoming a screen) and rooks lined up behind each other are all counted. Pins and the
-//! facing kings are ignored, except that a king may not recapture onto the file of the other king
-//! when nothing stands between them: a simple, fast estimate for ordering and pruning.
+//! becoming a screen) and rooks lined up behind each other are all counted. A recapture must
+//! be legal in the exchange's own position: a piece pinned to its king (by a rook, a cannon, a
+//! horse's leg or the facing kings) stands aside, and so does one whose side is in check from
+//! anything but the piece it takes. The first move is the caller's and is taken as legal.
 
 use crate::board::{attacks, Position};
 use crate::core::{Bitboard, Color, Move, PieceKind, Square};
@@ -50,19 +51,43 @@ fn attackers_of_kind(pos: &Position, sq: Square, color: Color, kind: PieceKind, 
     }
 }
 
-/// Whether the king of `color` sees `sq` with nothing between (in `occ`), as `Position`'s
-/// check test counts the facing king: a rook's ray (the palaces share no rank, so only the
-/// file can join them).
-fn kings_face(pos: &Position, sq: Square, color: Color, occ: Bitboard) -> bool {
-    (attacks::rook(sq, occ) & pos.pieces(color, PieceKind::King) & occ).any()
+/// Whether `side` may capture on `to` with its piece of `kind` on `from`, the pieces left on
+/// the board being `occ` (the piece on `to`, whatever it is, is the one taken): its own king
+/// must not be attacked afterwards.
+///
+/// Neither king stands in check when the exchange begins (the first move is legal), and
+/// after that only the points the exchange has emptied, `from` and (for a quiet first move)
+/// `to` change. Unless one of them lies where a line, a cannon's screen or a horse's leg to the
+/// king runs (its check zone), a piece other than the king may take.
+#[inline(always)]
+fn legal_recapture(pos: &Position, to: Square, from: Square, kind: PieceKind, side: Color, occ: Bitboard) -> bool {
+    let ksq = if kind == PieceKind::King {
+        to
+    } else {
+        pos.king_square(side)
+    };
+    let start = pos.occupied();
+    let changed = (start ^ occ) | Bitboard::from_square(from) | (Bitboard::from_square(to) & !start);
+    if kind != PieceKind::King && (changed & attacks::check_zone(ksq)).is_empty() {
+        return true;
+    }
+    let mut after = occ;
+    after.clear(from);
+    after.set(to);
+    let mut enemies = after;
+    enemies.clear(to);
+    (pos.king_attackers(ksq, !side, after) & enemies).is_empty()
 }
 
-/// The least valuable piece of `side` that can capture on `to` with occupancy `occ`.
+/// The least valuable piece of `side` that can legally capture on `to` with occupancy `occ`.
 #[inline(always)]
 fn least_valuable_attacker(pos: &Position, to: Square, side: Color, occ: Bitboard) -> Option<(PieceKind, Square)> {
-    LVA_ORDER
-        .into_iter()
-        .find_map(|kind| attackers_of_kind(pos, to, side, kind, occ).first().map(|s| (kind, s)))
+    LVA_ORDER.into_iter().find_map(|kind| {
+        attackers_of_kind(pos, to, side, kind, occ)
+            .into_iter()
+            .find(|&s| legal_recapture(pos, to, s, kind, side, occ))
+            .map(|s| (kind, s))
+    })
 }
 
 /// The static exchange value of `mv` for the side making it.
@@ -77,13 +102,6 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
     let mut side = !mover.color();
     let mut d = 0;
     while d + 1 < gain.len() {
-        // A king that has just captured may stand facing the other king on an open file:
-        // the flying general takes it, so a king recapture into that file backs out below.
-        if on_square == PieceKind::King && kings_face(pos, to, side, occ) {
-            d += 1;
-            gain[d] = SEE_VALUE[PieceKind::King.index()] - gain[d - 1];
-            break;
-        }
         let Some((kind, s)) = least_valuable_attacker(pos, to, side, occ) else {
             break;
         };
@@ -123,15 +141,9 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
     }
     let mut occ = pos.occupied();
     occ.clear(from);
-    let mut on_square = mover.kind();
     let mut side = !mover.color();
     let mut res = true;
     loop {
-        // A king that has just captured facing the other king on an open file is taken by
-        // the flying general, and nothing can follow.
-        if on_square == PieceKind::King && kings_face(pos, to, side, occ) {
-            return !res;
-        }
         let Some((kind, s)) = least_valuable_attacker(pos, to, side, occ) else {
             return res;
         };
@@ -141,7 +153,6 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
             return res;
         }
         occ.clear(s);
-        on_square = kind;
         side = !side;
     }
 }
@@ -163,6 +174,19 @@ mod tests {
         assert_eq!(see_of("3akab2/9/9/9/9/9/5R3/9/9/5K3 w - - 0 1", "f3f9"), 200);
         // With the red advisor on f2 between them the king recaptures: rook for advisor.
         assert_eq!(see_of("3akab2/9/9/9/9/9/5R3/5A3/9/5K3 w - - 0 1", "f3f9"), 200 - 900);
+    }
+
+    #[test]
+    fn pinned_piece_cannot_recapture() {
+        // Red rook a6 takes the horse on d6. The black rook e6 defends d6, but it is pinned to
+        // its king e9 by the red rook e1, so the horse is won outright.
+        assert_eq!(see_of("4k4/9/9/R2nr4/9/9/9/9/4R4/3K5 w - - 0 1", "a6d6"), 400);
+        // Without the pinning rook the black rook recaptures: rook for horse.
+        assert_eq!(see_of("4k4/9/9/R2nr4/9/9/9/9/9/3K5 w - - 0 1", "a6d6"), 400 - 900);
+        // Two pieces between a cannon and the king are both pinned: the horse e7 may not
+        // take on c6, or the cannon e2 would check over the pawn e5 alone.
+        assert_eq!(see_of("4k4/9/4n4/R1p6/4p4/9/9/4C4/9/3K5 w - - 0 1", "a6c6"), 100);
+        assert_eq!(see_of("4k4/9/4n4/R1p6/4p4/9/9/8C/9/3K5 w - - 0 1", "a6c6"), 100 - 900);
     }
 
     /// Calls `visit` on `start` and on each position of a random game from it, `plies` long
@@ -206,6 +230,42 @@ mod tests {
             });
         }
         assert!(tried > 500_000, "{tried}");
+    }
+
+    #[test]
+    fn recaptures_are_the_legal_ones() {
+        // After each move of random games, the pieces the exchange lets take back on its
+        // to-point are exactly the legal captures there.
+        let mut checked = 0;
+        random_walk(Position::startpos(), 400, 0x51_7cc1_b727_220a, |pos| {
+            for mv in pos.legal_moves().iter() {
+                let (from, to) = (mv.from(), mv.to());
+                let side = !pos.side_to_move();
+                let mut occ = pos.occupied();
+                occ.clear(from);
+                let mut by_see: Vec<Square> = LVA_ORDER
+                    .into_iter()
+                    .flat_map(|kind| {
+                        attackers_of_kind(pos, to, side, kind, occ)
+                            .into_iter()
+                            .filter(move |&s| legal_recapture(pos, to, s, kind, side, occ))
+                    })
+                    .collect();
+                let mut after = pos.clone();
+                after.make_move(mv);
+                let mut legal: Vec<Square> = after
+                    .legal_moves()
+                    .iter()
+                    .filter(|m| m.to() == to)
+                    .map(|m| m.from())
+                    .collect();
+                by_see.sort_by_key(|s| s.index());
+                legal.sort_by_key(|s| s.index());
+                assert_eq!(by_see, legal, "{mv} at {}", pos.fen());
+                checked += legal.len();
+            }
+        });
+        assert!(checked > 1000, "{checked}");
     }
 
     #[test]
