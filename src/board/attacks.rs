@@ -128,7 +128,8 @@ fn slider(which: usize, sq: Square, occ: Bitboard) -> Bitboard {
     let (f, r) = (sq.file() as usize, sq.rank() as usize);
     let rank_occ = (occ.0 >> (r * 9)) as usize & 0x1ff;
     let across = (RANK_SLIDE[which][f][rank_occ] as u128) << (r * 9);
-    let along = FILE_SPREAD[FILE_SLIDE[which][r][file_occupancy(occ.0, f)] as usize] << f;
+    // The table's entries are 10-bit masks; saying so spares a bounds check.
+    let along = FILE_SPREAD[FILE_SLIDE[which][r][file_occupancy(occ.0, f)] as usize & 0x3ff] << f;
     Bitboard(across | along)
 }
 
@@ -157,6 +158,7 @@ const fn leaper_tables() -> Leapers {
         elephant_eye: [[0; 4]; 90],
         elephant_to: [[0; 4]; 90],
         empty_rook: [0; 90],
+        diagonal: [0; 90],
     };
     const ORTH: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
     const DIAG: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
@@ -191,6 +193,7 @@ const fn leaper_tables() -> Leapers {
             }
             // Horses attacking `s`: their leg is a diagonal neighbour of `s`.
             if on_board(f + ex, r + ey) {
+                t.diagonal[s] |= bit(f + ex, r + ey);
                 t.horse_from_leg[s][d] = bit(f + ex, r + ey);
                 t.horse_from[s][d] = bit(f + 2 * ex, r + ey) | bit(f + ex, r + 2 * ey);
             }
@@ -228,6 +231,7 @@ struct Leapers {
     elephant_eye: [[u128; 4]; 90],
     elephant_to: [[u128; 4]; 90],
     empty_rook: [u128; 90],
+    diagonal: [u128; 90],
 }
 
 static LEAPERS: Leapers = leaper_tables();
@@ -310,6 +314,13 @@ pub fn rook_lines(sq: Square) -> Bitboard {
     Bitboard(LEAPERS.empty_rook[sq.index()])
 }
 
+/// The diagonal neighbours of `sq`: the legs of the horses that attack it and the eyes of the
+/// elephants that reach it, the only points whose occupancy decides either.
+#[inline(always)]
+pub fn diagonal_neighbours(sq: Square) -> Bitboard {
+    Bitboard(LEAPERS.diagonal[sq.index()])
+}
+
 /// A king's steps inside its palace.
 #[inline(always)]
 pub fn king(sq: Square) -> Bitboard {
@@ -341,11 +352,16 @@ pub fn horse(sq: Square, occ: Bitboard) -> Bitboard {
     let s = sq.index();
     let mut to = 0;
     for d in 0..4 {
-        if l.horse_leg[s][d] & occ.0 == 0 {
-            to |= l.horse_to[s][d];
-        }
+        to |= open(l.horse_leg[s][d], occ) & l.horse_to[s][d];
     }
     Bitboard(to)
+}
+
+/// All ones when the point `leg` is empty in `occ`, else zero: a branch-free test of a leg
+/// or an eye.
+#[inline(always)]
+fn open(leg: u128, occ: Bitboard) -> u128 {
+    ((leg & occ.0 == 0) as u128).wrapping_neg()
 }
 
 /// The points from which a horse attacks `sq`, legs blocked by `occ`.
@@ -355,9 +371,7 @@ pub fn horse_attackers(sq: Square, occ: Bitboard) -> Bitboard {
     let s = sq.index();
     let mut from = 0;
     for d in 0..4 {
-        if l.horse_from_leg[s][d] & occ.0 == 0 {
-            from |= l.horse_from[s][d];
-        }
+        from |= open(l.horse_from_leg[s][d], occ) & l.horse_from[s][d];
     }
     Bitboard(from)
 }
@@ -377,9 +391,7 @@ pub fn elephant(sq: Square, occ: Bitboard) -> Bitboard {
     let s = sq.index();
     let mut to = 0;
     for d in 0..4 {
-        if l.elephant_eye[s][d] & occ.0 == 0 {
-            to |= l.elephant_to[s][d];
-        }
+        to |= open(l.elephant_eye[s][d], occ) & l.elephant_to[s][d];
     }
     Bitboard(to)
 }

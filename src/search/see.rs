@@ -32,23 +32,53 @@ pub fn captured_value(pos: &Position, mv: Move) -> i32 {
     pos.piece_at(mv.to()).map_or(0, |p| SEE_VALUE[p.kind().index()])
 }
 
-/// The pieces of `color` and `kind` (among `occ`) that attack `sq` with occupancy `occ`.
-fn attackers_of_kind(pos: &Position, sq: Square, color: Color, kind: PieceKind, occ: Bitboard) -> Bitboard {
-    let pieces = pos.pieces(color, kind) & occ;
-    if pieces.is_empty() {
-        return Bitboard::EMPTY;
+/// The pieces of both kinds `kind` (either colour) on the board.
+#[inline(always)]
+fn both(pos: &Position, kind: PieceKind) -> Bitboard {
+    pos.pieces(Color::Red, kind) | pos.pieces(Color::Black, kind)
+}
+
+/// Rooks and cannons of either colour among `occ` that attack `sq` with occupancy `occ`.
+#[inline(always)]
+fn slider_attackers(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
+    ((attacks::rook(sq, occ) & both(pos, PieceKind::Rook))
+        | (attacks::cannon_captures(sq, occ) & both(pos, PieceKind::Cannon)))
+        & occ
+}
+
+/// Horses and elephants of either colour among `occ` that attack `sq` with occupancy `occ`.
+#[inline(always)]
+fn leg_attackers(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
+    ((attacks::horse_attackers(sq, occ) & both(pos, PieceKind::Horse))
+        | (attacks::elephant(sq, occ) & both(pos, PieceKind::Elephant)))
+        & occ
+}
+
+/// Every piece of either colour among `occ` that attacks `sq` with occupancy `occ`. Palace
+/// and elephant steps go both ways (the same palace or the same side of the river, the same
+/// eye), so the steps from `sq` are the points they come from.
+#[inline(always)]
+fn attackers(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
+    let steps = (attacks::king(sq) & both(pos, PieceKind::King))
+        | (attacks::advisor(sq) & both(pos, PieceKind::Advisor))
+        | (attacks::pawn_attackers(Color::Red, sq) & pos.pieces(Color::Red, PieceKind::Pawn))
+        | (attacks::pawn_attackers(Color::Black, sq) & pos.pieces(Color::Black, PieceKind::Pawn));
+    (steps & occ) | slider_attackers(pos, sq, occ) | leg_attackers(pos, sq, occ)
+}
+
+/// `att`, the attackers of `sq` before the piece on `gone` left, brought up to date for
+/// `occ`, the occupancy without it. Only a point on `sq`'s rank or file can open or close a
+/// rook's line or a cannon's screen, and only a diagonal neighbour a horse's leg or an
+/// elephant's eye; nothing else depends on the occupancy.
+#[inline(always)]
+fn without(pos: &Position, sq: Square, mut att: Bitboard, gone: Square, occ: Bitboard) -> Bitboard {
+    att.clear(gone);
+    if attacks::rook_lines(sq).has(gone) {
+        att = (att & !(both(pos, PieceKind::Rook) | both(pos, PieceKind::Cannon))) | slider_attackers(pos, sq, occ);
+    } else if attacks::diagonal_neighbours(sq).has(gone) {
+        att = (att & !(both(pos, PieceKind::Horse) | both(pos, PieceKind::Elephant))) | leg_attackers(pos, sq, occ);
     }
-    match kind {
-        PieceKind::Rook => attacks::rook(sq, occ) & pieces,
-        PieceKind::Cannon => attacks::cannon_captures(sq, occ) & pieces,
-        PieceKind::Horse => attacks::horse_attackers(sq, occ) & pieces,
-        PieceKind::Pawn => attacks::pawn_attackers(color, sq) & pieces,
-        // Palace and elephant steps go both ways (the same palace or the same side of the
-        // river, the same eye), so the steps from `sq` are the points they come from.
-        PieceKind::King => attacks::king(sq) & pieces,
-        PieceKind::Advisor => attacks::advisor(sq) & pieces,
-        PieceKind::Elephant => attacks::elephant(sq, occ) & pieces,
-    }
+    att
 }
 
 /// Whether `side` may capture on `to` with its piece of `kind` on `from`, the pieces left on
@@ -79,11 +109,22 @@ fn legal_recapture(pos: &Position, to: Square, from: Square, kind: PieceKind, si
     (pos.king_attackers(ksq, !side, after) & enemies).is_empty()
 }
 
-/// The least valuable piece of `side` that can legally capture on `to` with occupancy `occ`.
+/// The least valuable piece of `side` among `att` (the attackers of `to` with occupancy
+/// `occ`) that can legally capture there.
 #[inline(always)]
-fn least_valuable_attacker(pos: &Position, to: Square, side: Color, occ: Bitboard) -> Option<(PieceKind, Square)> {
+fn least_valuable_attacker(
+    pos: &Position,
+    to: Square,
+    side: Color,
+    att: Bitboard,
+    occ: Bitboard,
+) -> Option<(PieceKind, Square)> {
+    let mine = att & pos.color_bb(side);
+    if mine.is_empty() {
+        return None;
+    }
     LVA_ORDER.into_iter().find_map(|kind| {
-        attackers_of_kind(pos, to, side, kind, occ)
+        (mine & pos.pieces(side, kind))
             .into_iter()
             .find(|&s| legal_recapture(pos, to, s, kind, side, occ))
             .map(|s| (kind, s))
@@ -98,17 +139,19 @@ pub fn see(pos: &Position, mv: Move) -> i32 {
     gain[0] = captured_value(pos, mv);
     let mut occ = pos.occupied();
     occ.clear(from);
+    let mut att = attackers(pos, to, occ);
     let mut on_square = mover.kind();
     let mut side = !mover.color();
     let mut d = 0;
     while d + 1 < gain.len() {
-        let Some((kind, s)) = least_valuable_attacker(pos, to, side, occ) else {
+        let Some((kind, s)) = least_valuable_attacker(pos, to, side, att, occ) else {
             break;
         };
         d += 1;
         gain[d] = SEE_VALUE[on_square.index()] - gain[d - 1];
         on_square = kind;
         occ.clear(s);
+        att = without(pos, to, att, s, occ);
         side = !side;
     }
     while d > 0 {
@@ -141,10 +184,11 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
     }
     let mut occ = pos.occupied();
     occ.clear(from);
+    let mut att = attackers(pos, to, occ);
     let mut side = !mover.color();
     let mut res = true;
     loop {
-        let Some((kind, s)) = least_valuable_attacker(pos, to, side, occ) else {
+        let Some((kind, s)) = least_valuable_attacker(pos, to, side, att, occ) else {
             return res;
         };
         res = !res;
@@ -153,6 +197,7 @@ pub fn see_ge(pos: &Position, mv: Move, threshold: i32) -> bool {
             return res;
         }
         occ.clear(s);
+        att = without(pos, to, att, s, occ);
         side = !side;
     }
 }
@@ -246,7 +291,7 @@ mod tests {
                 let mut by_see: Vec<Square> = LVA_ORDER
                     .into_iter()
                     .flat_map(|kind| {
-                        attackers_of_kind(pos, to, side, kind, occ)
+                        (attackers(pos, to, occ) & pos.pieces(side, kind))
                             .into_iter()
                             .filter(move |&s| legal_recapture(pos, to, s, kind, side, occ))
                     })
@@ -275,7 +320,7 @@ mod tests {
         let shut = Position::from_fen("3k5/9/9/9/9/9/9/4n4/3p5/2B1K4 w - - 0 1").expect("test FEN");
         let e2 = Square::new(4, 2);
         for (p, n) in [(open, 1), (shut, 0)] {
-            let found = attackers_of_kind(&p, e2, Color::Red, PieceKind::Elephant, p.occupied());
+            let found = attackers(&p, e2, p.occupied()) & p.pieces(Color::Red, PieceKind::Elephant);
             assert_eq!(found.count(), n, "{}", p.fen());
         }
         random_walk(Position::startpos(), 200, 0x2545_f491_4f6c_dd1d, |pos| {
@@ -290,7 +335,7 @@ mod tests {
                             .pieces(color, kind)
                             .into_iter()
                             .filter(|&s| pos.piece_targets(s).has(sq));
-                        let found: Vec<Square> = attackers_of_kind(pos, sq, color, kind, pos.occupied())
+                        let found: Vec<Square> = (attackers(pos, sq, pos.occupied()) & pos.pieces(color, kind))
                             .into_iter()
                             .collect();
                         assert_eq!(
@@ -303,6 +348,26 @@ mod tests {
                 }
             }
         });
+    }
+
+    #[test]
+    fn attackers_stay_exact_as_capturers_leave() {
+        // Emptying the attackers of a point one by one (by kind, as an exchange does), the
+        // updated set is always the one computed afresh.
+        let mut updates = 0;
+        random_walk(Position::startpos(), 300, 0x3c6e_f372_fe94_f82b, |pos| {
+            for sq in (0..90).map(Square::from_index_unchecked) {
+                let mut occ = pos.occupied();
+                let mut att = attackers(pos, sq, occ);
+                while let Some(gone) = LVA_ORDER.into_iter().find_map(|kind| (att & both(pos, kind)).first()) {
+                    occ.clear(gone);
+                    att = without(pos, sq, att, gone, occ);
+                    assert_eq!(att, attackers(pos, sq, occ), "{sq} without {gone} at {}", pos.fen());
+                    updates += 1;
+                }
+            }
+        });
+        assert!(updates > 10_000, "{updates}");
     }
 
     #[test]
