@@ -32,7 +32,7 @@ pub fn captured_value(pos: &Position, mv: Move) -> i32 {
     pos.piece_at(mv.to()).map_or(0, |p| SEE_VALUE[p.kind().index()])
 }
 
-/// The pieces of both kinds `kind` (either colour) on the board.
+/// The pieces of kind `kind` of either colour.
 #[inline(always)]
 fn both(pos: &Position, kind: PieceKind) -> Bitboard {
     pos.pieces(Color::Red, kind) | pos.pieces(Color::Black, kind)
