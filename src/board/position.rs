@@ -172,18 +172,6 @@ impl Position {
             | (attacks::pawn_attackers(by, sq) & self.pieces(by, PieceKind::Pawn))
     }
 
-    /// Every piece of `by` that attacks `sq` (could capture on it, ignoring its own king's safety).
-    pub fn attackers(&self, sq: Square, by: Color) -> Bitboard {
-        let occ = self.occupied;
-        (attacks::rook(sq, occ) & self.pieces(by, PieceKind::Rook))
-            | (attacks::cannon_captures(sq, occ) & self.pieces(by, PieceKind::Cannon))
-            | (attacks::horse_attackers(sq, occ) & self.pieces(by, PieceKind::Horse))
-            | (attacks::pawn_attackers(by, sq) & self.pieces(by, PieceKind::Pawn))
-            | (attacks::elephant(sq, occ) & self.pieces(by, PieceKind::Elephant))
-            | (attacks::advisor(sq) & self.pieces(by, PieceKind::Advisor))
-            | (attacks::king(sq) & self.pieces(by, PieceKind::King))
-    }
-
     /// The pieces giving check to the side to move.
     #[inline(always)]
     pub fn checkers(&self) -> Bitboard {
