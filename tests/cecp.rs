@@ -91,9 +91,16 @@ fn plays_black_then_red_with_legal_moves() {
     // Force mode takes moves for both sides and thinks about none.
     e.send("force");
     e.send("usermove b0c2");
-    e.send("usermove h9g7");
     game.push("b0c2".into());
-    game.push("h9g7".into());
+    // Black's reply: any legal move, as the engine's first reply decides which are legal.
+    let black = after(None, &game)
+        .legal_moves()
+        .iter()
+        .next()
+        .expect("a legal move")
+        .to_string();
+    e.send(&format!("usermove {black}"));
+    game.push(black);
     let quiet = sync(&mut e, 2);
     assert_eq!(quiet, ["pong 2"]);
     // `go` makes the engine play the side to move (Red).
