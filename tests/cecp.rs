@@ -88,19 +88,19 @@ fn plays_black_then_red_with_legal_moves() {
     let reply = moved(&out).expect("a move");
     assert!(after(None, &game).parse_move(&reply).is_ok(), "{reply}");
     game.push(reply);
-    // Force mode takes moves for both sides and thinks about none.
+    // Force mode takes moves for both sides and thinks about none. One for Red, one for
+    // Black: legal moves of the actual position, which the engine's own reply decides.
     e.send("force");
-    e.send("usermove b0c2");
-    game.push("b0c2".into());
-    // Black's reply: any legal move, as the engine's first reply decides which are legal.
-    let black = after(None, &game)
-        .legal_moves()
-        .iter()
-        .next()
-        .expect("a legal move")
-        .to_string();
-    e.send(&format!("usermove {black}"));
-    game.push(black);
+    for _ in 0..2 {
+        let mv = after(None, &game)
+            .legal_moves()
+            .iter()
+            .next()
+            .expect("a legal move")
+            .to_string();
+        e.send(&format!("usermove {mv}"));
+        game.push(mv);
+    }
     let quiet = sync(&mut e, 2);
     assert_eq!(quiet, ["pong 2"]);
     // `go` makes the engine play the side to move (Red).
