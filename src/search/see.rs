@@ -123,12 +123,14 @@ fn least_valuable_attacker(
     if mine.is_empty() {
         return None;
     }
-    LVA_ORDER.into_iter().find_map(|kind| {
-        (mine & pos.pieces(side, kind))
-            .into_iter()
-            .find(|&s| legal_recapture(pos, to, s, kind, side, occ))
-            .map(|s| (kind, s))
-    })
+    for kind in LVA_ORDER {
+        for s in mine & pos.pieces(side, kind) {
+            if legal_recapture(pos, to, s, kind, side, occ) {
+                return Some((kind, s));
+            }
+        }
+    }
+    None
 }
 
 /// The static exchange value of `mv` for the side making it.
