@@ -233,7 +233,10 @@ impl Position {
         self.board[to.index()] = Some(piece);
         self.pieces[piece.index()] ^= both;
         self.colors[piece.color().index()] ^= both;
-        self.occupied = self.colors[0] | self.colors[1];
+        // Updated in place, not as the union of the colours just written: reading a whole
+        // `u128` back from two 8-byte stores stalls store forwarding.
+        self.occupied = (self.occupied ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
+        debug_assert_eq!(self.occupied, self.colors[0] | self.colors[1]);
         self.key ^= zobrist::piece(piece, from) ^ zobrist::piece(piece, to) ^ zobrist::side();
         if self.side == Color::Black {
             self.fullmove += 1;
@@ -286,8 +289,11 @@ impl Position {
         if let Some(c) = st.captured {
             self.pieces[c.index()].set(to);
             self.colors[c.color().index()].set(to);
+            self.occupied.set(from);
+        } else {
+            self.occupied ^= both;
         }
-        self.occupied = self.colors[0] | self.colors[1];
+        debug_assert_eq!(self.occupied, self.colors[0] | self.colors[1]);
         self.key = st.key;
         self.rule60 = st.rule60;
         self.checkers = st.checkers;
