@@ -277,6 +277,25 @@ fn bad_files(good: &[u8]) -> Vec<(&'static str, Vec<u8>, NetError)> {
     magic[..4].copy_from_slice(b"NNUE");
     let mut longer = good.to_vec();
     longer.push(0);
+    // The embedded net is flat with one output (version 1) or eight (version 3); the other
+    // version's header on its payload names a length the file does not have.
+    let buckets = if good[4] == 3 { OUTPUT_BUCKETS } else { 1 };
+    let (other_version, other_len) = if buckets == 1 {
+        (3, net::file_len(Layout::Flat, 256, OUTPUT_BUCKETS))
+    } else {
+        (1, net::file_len(Layout::Flat, 256, 1))
+    };
+    let other_error = if other_len > len {
+        NetError::Truncated {
+            expected: other_len,
+            got: len,
+        }
+    } else {
+        NetError::TrailingBytes {
+            expected: other_len,
+            got: len,
+        }
+    };
     vec![
         (
             "truncated",
@@ -307,13 +326,9 @@ fn bad_files(good: &[u8]) -> Vec<(&'static str, Vec<u8>, NetError)> {
             NetError::UnsupportedVersion { got: 4 },
         ),
         (
-            // An output-bucketed header on a flat net's payload.
-            "version 3 on a version 1 payload",
-            with_u32(good, 4, 3),
-            NetError::Truncated {
-                expected: net::file_len(Layout::Flat, 256, OUTPUT_BUCKETS),
-                got: len,
-            },
+            "the other output layout's version",
+            with_u32(good, 4, other_version),
+            other_error,
         ),
         (
             // A king-bucketed header on a flat net's payload.
@@ -330,7 +345,8 @@ fn bad_files(good: &[u8]) -> Vec<(&'static str, Vec<u8>, NetError)> {
             with_u32(good, 8, 1261),
             NetError::WrongArchitecture {
                 field: "inputs",
-                expected: "1260".into(),
+                // Version 3 takes either input layout.
+                expected: if buckets == 1 { "1260" } else { "1260 or 7560" }.into(),
                 got: 1261,
             },
         ),
@@ -348,7 +364,7 @@ fn bad_files(good: &[u8]) -> Vec<(&'static str, Vec<u8>, NetError)> {
             "hidden 512 on a 256 payload",
             with_u32(good, 12, 512),
             NetError::Truncated {
-                expected: net::file_len(Layout::Flat, 512, 1),
+                expected: net::file_len(Layout::Flat, 512, buckets),
                 got: len,
             },
         ),
