@@ -266,6 +266,15 @@ fn with_u32(bytes: &[u8], at: usize, v: u32) -> Vec<u8> {
     b
 }
 
+/// The error for a file of `got` bytes whose header names a length of `expected`.
+fn length_mismatch(expected: usize, got: usize) -> NetError {
+    if expected > got {
+        NetError::Truncated { expected, got }
+    } else {
+        NetError::TrailingBytes { expected, got }
+    }
+}
+
 /// Files that must be refused, each with the error it must get.
 fn bad_files(good: &[u8]) -> Vec<(&'static str, Vec<u8>, NetError)> {
     let len = good.len();
@@ -279,23 +288,13 @@ fn bad_files(good: &[u8]) -> Vec<(&'static str, Vec<u8>, NetError)> {
     longer.push(0);
     // The embedded net is flat with one output (version 1) or eight (version 3); the other
     // version's header on its payload names a length the file does not have.
-    let buckets = if good[4] == 3 { OUTPUT_BUCKETS } else { 1 };
-    let (other_version, other_len) = if buckets == 1 {
-        (3, net::file_len(Layout::Flat, 256, OUTPUT_BUCKETS))
+    let version = u32::from_le_bytes([good[4], good[5], good[6], good[7]]);
+    let buckets = if version == net::version_of(Layout::Flat, OUTPUT_BUCKETS) {
+        OUTPUT_BUCKETS
     } else {
-        (1, net::file_len(Layout::Flat, 256, 1))
+        1
     };
-    let other_error = if other_len > len {
-        NetError::Truncated {
-            expected: other_len,
-            got: len,
-        }
-    } else {
-        NetError::TrailingBytes {
-            expected: other_len,
-            got: len,
-        }
-    };
+    let other_buckets = if buckets == 1 { OUTPUT_BUCKETS } else { 1 };
     vec![
         (
             "truncated",
@@ -327,8 +326,8 @@ fn bad_files(good: &[u8]) -> Vec<(&'static str, Vec<u8>, NetError)> {
         ),
         (
             "the other output layout's version",
-            with_u32(good, 4, other_version),
-            other_error,
+            with_u32(good, 4, net::version_of(Layout::Flat, other_buckets)),
+            length_mismatch(net::file_len(Layout::Flat, 256, other_buckets), len),
         ),
         (
             // A king-bucketed header on a flat net's payload.
@@ -453,17 +452,7 @@ fn bad_v3_files_are_refused_with_the_right_error() {
             // The other valid inputs: the payload's length does not fit them.
             (
                 with_u32(&good, 8, other.inputs() as u32),
-                if other_len > len {
-                    NetError::Truncated {
-                        expected: other_len,
-                        got: len,
-                    }
-                } else {
-                    NetError::TrailingBytes {
-                        expected: other_len,
-                        got: len,
-                    }
-                },
+                length_mismatch(other_len, len),
             ),
             // A one-bucket header on an output-bucketed payload.
             (
