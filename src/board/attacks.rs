@@ -92,9 +92,14 @@ const BYTE_COPIES: u64 = 0x0101_0101_0101_0101;
 #[inline(always)]
 pub fn file_occupancy(occ: u128, file: usize) -> usize {
     let x = occ >> file;
-    let low = ((x as u64 & FILE_A_LOW).wrapping_mul(BYTE_COPIES) >> 56) as usize;
     let high = (x >> 72) as usize;
-    low | (high & 1) << 8 | (high >> 9 & 1) << 9
+    gather_file_a(x as u64) | (high & 1) << 8 | (high >> 9 & 1) << 9
+}
+
+/// Bits `0, 9, …, 63` of `x` (the low eight ranks of file a) as a byte, rank 0 lowest.
+#[inline(always)]
+fn gather_file_a(x: u64) -> usize {
+    ((x & FILE_A_LOW).wrapping_mul(BYTE_COPIES) >> 56) as usize
 }
 
 /// A 10-bit rank mask onto file a: bit `r` to bit `9r`. The low byte by one multiplication
@@ -114,8 +119,8 @@ fn slider(which: usize, sq: Square, occ: Bitboard) -> Bitboard {
     let (f, r) = (sq.file() as usize, sq.rank() as usize);
     let rank_inner = (occ.0 >> (r * 9 + 1)) as usize & 0x7f;
     let across = (RANK_SLIDE[which][f][rank_inner] as u128) << (r * 9);
-    // Ranks 1-8 of the file, gathered as in `file_occupancy` from one rank higher.
-    let file_inner = (((occ.0 >> (f + 9)) as u64 & FILE_A_LOW).wrapping_mul(BYTE_COPIES) >> 56) as usize;
+    // Ranks 1-8 of the file: the low eight ranks of the board shifted down by one rank.
+    let file_inner = gather_file_a((occ.0 >> (f + 9)) as u64);
     let along = spread_on_file_a(FILE_SLIDE[which][r][file_inner]) << f;
     Bitboard(across | along)
 }
