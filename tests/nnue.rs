@@ -209,6 +209,44 @@ fn kernels_equal_scalar(b: Backend) {
     assert!(n >= 1600);
 }
 
+/// A net whose feature-transformer weights all fit in i8 keeps them so; one of the same
+/// weights but for an `i16` row no position can use (a pawn of the perspective's own side on
+/// its own back rank) keeps them as `i16`. Both score every position of random games alike.
+#[test]
+fn i8_and_i16_weights_give_the_same_scores() {
+    let mut rng = Rng(0x51DE_CA8E);
+    for (layout, buckets) in [(Layout::Flat, 1), (Layout::Flat, OUTPUT_BUCKETS)] {
+        let hidden = 32;
+        let parts = random_parts(&mut rng, layout, hidden, buckets, 127, 127);
+        let narrow = from_parts(layout, hidden, &parts);
+        let mut wide_parts = parts.clone();
+        let own_pawn_a0 = 6 * 90;
+        wide_parts.0[own_pawn_a0 * hidden..(own_pawn_a0 + 1) * hidden].fill(20_000);
+        let wide = from_parts(layout, hidden, &wide_parts);
+        assert!(format!("{narrow:?}").contains("weights: i8"), "{narrow:?}");
+        assert!(format!("{wide:?}").contains("weights: i16"), "{wide:?}");
+        let mut stacks = [&narrow, &wide].map(|n| AccumulatorStack::new(n.hidden()));
+        for game in 0..8 {
+            let mut pos = Position::startpos();
+            for (s, n) in stacks.iter_mut().zip([&narrow, &wide]) {
+                s.reset(n, &pos);
+            }
+            for _ in 0..120 {
+                let scores: Vec<i32> = stacks
+                    .iter_mut()
+                    .zip([&narrow, &wide])
+                    .map(|(s, n)| s.evaluate(n, &pos))
+                    .collect();
+                assert_eq!(scores[0], scores[1], "game {game}: {}", pos.fen());
+                assert_eq!(scores[0], nnue::evaluate(&narrow, &pos));
+                let Some(mv) = random_move(&mut rng, &pos) else { break };
+                stacks.iter_mut().for_each(|s| s.push_move(&pos, mv));
+                pos.make_move(mv);
+            }
+        }
+    }
+}
+
 fn temp_dir(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("chariot-nnue-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");

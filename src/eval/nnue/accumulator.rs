@@ -9,8 +9,8 @@
 //! the position instead (as Stockfish does). Everything is allocated when the stack is built
 //! for a net; pushing, popping and evaluating never allocate.
 
-use super::net::Network;
-use super::simd::{self, Backend, Lane};
+use super::net::{FtWeights, Network};
+use super::simd::{self, Backend, Lane, Row};
 use super::{feature, output, Layout, View};
 use crate::board::Position;
 use crate::core::{Color, Move, Piece, PieceKind, Square};
@@ -40,16 +40,31 @@ struct Meta {
 /// off its old point and onto its new one, a captured piece's row off.
 #[inline(always)]
 fn update(backend: Backend, net: &Network, d: Delta, p: Color, view: View, dst: &mut [Lane], src: &[Lane]) {
+    match net.ft_weights() {
+        FtWeights::Narrow(w) => update_with(backend, w, d, p, view, dst, src),
+        FtWeights::Wide(w) => update_with(backend, w, d, p, view, dst, src),
+    }
+}
+
+/// [`update`] with the weights `w` (`dst.len()` lanes per feature).
+#[inline(always)]
+fn update_with<W: Row>(backend: Backend, w: &[W], d: Delta, p: Color, view: View, dst: &mut [Lane], src: &[Lane]) {
     let (from, to) = (
         Square::from_index_unchecked(d.from as usize),
         Square::from_index_unchecked(d.to as usize),
     );
-    let add = net.row(feature(p, view, d.piece, to));
-    let sub = net.row(feature(p, view, d.piece, from));
+    let add = row(w, dst.len(), feature(p, view, d.piece, to));
+    let sub = row(w, dst.len(), feature(p, view, d.piece, from));
     match d.captured {
         None => simd::add_sub(backend, dst, src, add, sub),
-        Some(c) => simd::add_sub_sub(backend, dst, src, add, sub, net.row(feature(p, view, c, to))),
+        Some(c) => simd::add_sub_sub(backend, dst, src, add, sub, row(w, dst.len(), feature(p, view, c, to))),
     }
+}
+
+/// Feature `f`'s row of `n` lanes.
+#[inline(always)]
+fn row<W>(w: &[W], n: usize, f: usize) -> &[W] {
+    &w[f * n..f * n + n]
 }
 
 impl Delta {
@@ -270,9 +285,14 @@ impl AccumulatorStack {
         let acc = &mut self.acc[i * n + k..i * n + k + self.lanes];
         acc.copy_from_slice(net.bias());
         let view = View::new(net.layout(), p, pos.king_square(p));
+        let n = self.lanes;
         for sq in pos.occupied() {
             if let Some(piece) = pos.piece_at(sq) {
-                simd::add_assign(self.backend, acc, net.row(feature(p, view, piece, sq)));
+                let f = feature(p, view, piece, sq);
+                match net.ft_weights() {
+                    FtWeights::Narrow(w) => simd::add_assign(self.backend, acc, row(w, n, f)),
+                    FtWeights::Wide(w) => simd::add_assign(self.backend, acc, row(w, n, f)),
+                }
             }
         }
     }

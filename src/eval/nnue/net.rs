@@ -10,7 +10,7 @@
 //! B = 1; version 3 has either inputs (N names the layout) and B = [`OUTPUT_BUCKETS`], the
 //! bucket chosen by the pieces on the board ([`super::output_bucket`]).
 
-use super::simd::Lane;
+use super::simd::{Lane, Lane8};
 use super::{output_bucket, Layout, OUTPUT_BUCKETS};
 use std::fmt;
 use std::path::Path;
@@ -129,7 +129,7 @@ pub struct Network {
     hidden: usize,
     scale: i32,
     /// `INPUTS * hidden / 16` lanes, feature-major.
-    ft_weights: Vec<Lane>,
+    ft_weights: FtWeights,
     /// `hidden / 16` lanes.
     ft_bias: Vec<Lane>,
     /// `buckets * 2 * hidden / 16` lanes, bucket by bucket: side to move, then the other side.
@@ -139,13 +139,44 @@ pub struct Network {
     checksum: u32,
 }
 
+/// The feature-transformer weights, feature-major: as `i8` when every one fits (the trainer
+/// keeps them so), which halves the memory each accumulator update reads, else as `i16`.
+/// Both give the same sums.
+#[derive(Clone, PartialEq, Eq)]
+pub enum FtWeights {
+    Narrow(Vec<Lane8>),
+    Wide(Vec<Lane>),
+}
+
+impl FtWeights {
+    fn new(lanes: Vec<Lane>) -> FtWeights {
+        if lanes.iter().all(|l| l.0.iter().all(|&v| i8::try_from(v).is_ok())) {
+            FtWeights::Narrow(lanes.iter().map(|l| Lane8(l.0.map(|v| v as i8))).collect())
+        } else {
+            FtWeights::Wide(lanes)
+        }
+    }
+
+    /// Every weight, in order.
+    fn values(&self) -> Vec<i16> {
+        match self {
+            FtWeights::Narrow(w) => w.iter().flat_map(|l| l.0.map(i16::from)).collect(),
+            FtWeights::Wide(w) => w.iter().flat_map(|l| l.0).collect(),
+        }
+    }
+}
+
 impl fmt::Debug for Network {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Network {{ layout: {:?}, hidden: {}, output buckets: {}, scale: {}, checksum: {:#010x} }}",
+            "Network {{ layout: {:?}, hidden: {}, weights: {}, output buckets: {}, scale: {}, checksum: {:#010x} }}",
             self.layout,
             self.hidden,
+            match self.ft_weights {
+                FtWeights::Narrow(_) => "i8",
+                FtWeights::Wide(_) => "i16",
+            },
             self.out_bias.len(),
             self.scale,
             self.checksum
@@ -255,7 +286,7 @@ impl Network {
             at += 2 * n;
             lanes
         };
-        let ft_weights = take(layout.inputs() * h);
+        let ft_weights = FtWeights::new(take(layout.inputs() * h));
         let ft_bias = take(h);
         let out_weights = take(buckets * 2 * h);
         let out_bias = payload[at..]
@@ -291,7 +322,9 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let len = file_len(self.layout, self.hidden, self.out_bias.len());
         let mut payload = Vec::with_capacity(len - HEADER_LEN);
-        push_lanes(&mut payload, &self.ft_weights);
+        for v in self.ft_weights.values() {
+            payload.extend_from_slice(&v.to_le_bytes());
+        }
         push_lanes(&mut payload, &self.ft_bias);
         push_lanes(&mut payload, &self.out_weights);
         for b in &self.out_bias {
@@ -356,7 +389,7 @@ impl Network {
             layout,
             hidden,
             scale,
-            ft_weights: lanes(ft_weights),
+            ft_weights: FtWeights::new(lanes(ft_weights)),
             ft_bias: lanes(ft_bias),
             out_weights: lanes(out_weights),
             out_bias: out_bias.to_vec(),
@@ -371,7 +404,7 @@ impl Network {
     /// are [`Network::out_bias`].
     pub fn to_parts(&self) -> (Vec<i16>, Vec<i16>, Vec<i16>) {
         let flat = |lanes: &[Lane]| lanes.iter().flat_map(|l| l.0).collect();
-        (flat(&self.ft_weights), flat(&self.ft_bias), flat(&self.out_weights))
+        (self.ft_weights.values(), flat(&self.ft_bias), flat(&self.out_weights))
     }
 
     /// How the inputs are laid out.
@@ -410,11 +443,10 @@ impl Network {
         output_bucket(pieces).min(self.out_bias.len() - 1)
     }
 
-    /// Feature `f`'s weight row (`hidden / 16` lanes).
+    /// The feature-transformer weights (`hidden / 16` lanes per feature).
     #[inline(always)]
-    pub(super) fn row(&self, f: usize) -> &[Lane] {
-        let n = self.hidden / Lane::WIDTH;
-        &self.ft_weights[f * n..f * n + n]
+    pub(super) fn ft_weights(&self) -> &FtWeights {
+        &self.ft_weights
     }
 
     /// The feature-transformer biases.

@@ -35,6 +35,9 @@ pub const QB: i32 = 64;
 pub const SCALE: i32 = 400;
 /// The float output weights stay within this, so that the quantised ones fit in ±127.
 pub const OUT_WEIGHT_CLIP: f32 = 127.0 / QB as f32;
+/// A flat net's float feature-transformer weights stay within this, so that the quantised
+/// ones fit in ±127.
+pub const FT_WEIGHT_CLIP: f32 = 127.0 / QA as f32;
 /// The most active features per perspective: 32 pieces, each twice in a factorised net.
 pub const MAX_ACTIVE: usize = 64;
 
@@ -277,16 +280,26 @@ impl Net {
         self.forward(&s[..k], &n[..k], self.bucket(bucket_of(rec))) * SCALE as f32
     }
 
-    /// Keeps the output weights quantisable (|w × QB| ≤ 127) and the feature-transformer
-    /// parameters within i16 once quantised.
+    /// Keeps the output weights quantisable (|w × QB| ≤ 127), a flat net's feature-transformer
+    /// weights within i8 once quantised (the engine then keeps them as i8, see
+    /// `nnue::net::FtWeights`) and the other feature-transformer parameters within i16.
     pub fn clip(&mut self) {
         let (o, ob) = (self.out_offset(0), self.out_bias_offset(0));
         for w in &mut self.params[o..ob] {
             *w = w.clamp(-OUT_WEIGHT_CLIP, OUT_WEIGHT_CLIP);
         }
-        let lim = i16::MAX as f32 / QA as f32;
-        for w in &mut self.params[..o] {
+        let wide = i16::MAX as f32 / QA as f32;
+        let lim = match self.layout {
+            Layout::Flat => FT_WEIGHT_CLIP,
+            // A bucket's row is the sum of two trained rows.
+            Layout::KingBuckets => wide,
+        };
+        let bo = self.ft_bias_offset();
+        for w in &mut self.params[..bo] {
             *w = w.clamp(-lim, lim);
+        }
+        for w in &mut self.params[bo..o] {
+            *w = w.clamp(-wide, wide);
         }
     }
 
@@ -791,6 +804,25 @@ mod tests {
             let w = |i: usize| i16::from_le_bytes([f[32 + 2 * (o + i)], f[33 + 2 * (o + i)]]);
             assert_eq!([w(0), w(1), w(2)], [127, -127, 127]);
         }
+    }
+
+    #[test]
+    fn clip_keeps_flat_feature_weights_in_i8_and_biases_in_i16() {
+        let mut net = Net::random(Layout::Flat, 16, 1, 4);
+        let bo = net.ft_bias_offset();
+        net.params[0] = 1.0;
+        net.params[1] = -0.6;
+        net.params[2] = 0.49;
+        net.params[bo] = 5.0;
+        net.params[bo + 1] = -200.0;
+        net.clip();
+        let f = net.quantise();
+        let w = |i: usize| i16::from_le_bytes([f[32 + 2 * i], f[33 + 2 * i]]);
+        assert_eq!([w(0), w(1), w(2)], [127, -127, 125]);
+        assert_eq!([w(bo), w(bo + 1)], [1275, -i16::MAX]);
+        assert!((0..bo).all(|i| i8::try_from(w(i)).is_ok()));
+        let engine = nnue::Network::from_bytes(&f).expect("valid net");
+        assert!(format!("{engine:?}").contains("weights: i8"), "{engine:?}");
     }
 
     #[test]

@@ -1,11 +1,17 @@
 //! The AVX2 kernels (x86-64); every function needs a CPU with AVX2.
 
-use super::Lane;
+use super::{Lane, Lane8, Row};
 use std::arch::x86_64::*;
 
 #[inline(always)]
-unsafe fn load(l: &Lane) -> __m256i {
+pub(super) unsafe fn load(l: &Lane) -> __m256i {
     _mm256_load_si256(l.0.as_ptr() as *const __m256i)
+}
+
+/// Sixteen `i8`, sign-extended to sixteen `i16`.
+#[inline(always)]
+pub(super) unsafe fn load8(l: &Lane8) -> __m256i {
+    _mm256_cvtepi8_epi16(_mm_load_si128(l.0.as_ptr() as *const __m128i))
 }
 
 #[inline(always)]
@@ -14,24 +20,27 @@ unsafe fn store(l: &mut Lane, v: __m256i) {
 }
 
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn add_sub(dst: &mut [Lane], src: &[Lane], add: &[Lane], sub: &[Lane]) {
+pub(super) unsafe fn add_sub<W: Row>(dst: &mut [Lane], src: &[Lane], add: &[W], sub: &[W]) {
     for (((d, s), a), b) in dst.iter_mut().zip(src).zip(add).zip(sub) {
-        store(d, _mm256_sub_epi16(_mm256_add_epi16(load(s), load(a)), load(b)));
+        store(
+            d,
+            _mm256_sub_epi16(_mm256_add_epi16(load(s), a.load_avx2()), b.load_avx2()),
+        );
     }
 }
 
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn add_sub_sub(dst: &mut [Lane], src: &[Lane], add: &[Lane], sub1: &[Lane], sub2: &[Lane]) {
+pub(super) unsafe fn add_sub_sub<W: Row>(dst: &mut [Lane], src: &[Lane], add: &[W], sub1: &[W], sub2: &[W]) {
     for ((((d, s), a), b), c) in dst.iter_mut().zip(src).zip(add).zip(sub1).zip(sub2) {
-        let v = _mm256_sub_epi16(_mm256_add_epi16(load(s), load(a)), load(b));
-        store(d, _mm256_sub_epi16(v, load(c)));
+        let v = _mm256_sub_epi16(_mm256_add_epi16(load(s), a.load_avx2()), b.load_avx2());
+        store(d, _mm256_sub_epi16(v, c.load_avx2()));
     }
 }
 
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn add_assign(dst: &mut [Lane], add: &[Lane]) {
+pub(super) unsafe fn add_assign<W: Row>(dst: &mut [Lane], add: &[W]) {
     for (d, a) in dst.iter_mut().zip(add) {
-        store(d, _mm256_add_epi16(load(d), load(a)));
+        store(d, _mm256_add_epi16(load(d), a.load_avx2()));
     }
 }
 

@@ -29,6 +29,65 @@ impl Lane {
     pub const ZERO: Lane = Lane([0; 16]);
 }
 
+/// Sixteen `i8` feature-transformer weights, widened to `i16` as they are loaded: a net whose
+/// weights all fit keeps its rows in these, half the memory the accumulator updates read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(16))]
+pub struct Lane8(pub [i8; 16]);
+
+/// A lane of weights the accumulator kernels add or subtract: [`Lane`] or [`Lane8`]. Each
+/// kernel family loads it as sixteen `i16`.
+pub trait Row: Copy {
+    /// Value `j` (0..16) as `i16`.
+    fn get(&self, j: usize) -> i16;
+    /// The sixteen values in one AVX2 register.
+    ///
+    /// # Safety
+    /// The CPU has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    unsafe fn load_avx2(&self) -> std::arch::x86_64::__m256i;
+    /// The sixteen values in two NEON registers.
+    ///
+    /// # Safety
+    /// The CPU has NEON.
+    #[cfg(target_arch = "aarch64")]
+    unsafe fn load_neon(&self) -> (std::arch::aarch64::int16x8_t, std::arch::aarch64::int16x8_t);
+}
+
+impl Row for Lane {
+    #[inline(always)]
+    fn get(&self, j: usize) -> i16 {
+        self.0[j]
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load_avx2(&self) -> std::arch::x86_64::__m256i {
+        avx2::load(self)
+    }
+    #[cfg(target_arch = "aarch64")]
+    #[inline(always)]
+    unsafe fn load_neon(&self) -> (std::arch::aarch64::int16x8_t, std::arch::aarch64::int16x8_t) {
+        neon::load(self)
+    }
+}
+
+impl Row for Lane8 {
+    #[inline(always)]
+    fn get(&self, j: usize) -> i16 {
+        self.0[j] as i16
+    }
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    unsafe fn load_avx2(&self) -> std::arch::x86_64::__m256i {
+        avx2::load8(self)
+    }
+    #[cfg(target_arch = "aarch64")]
+    #[inline(always)]
+    unsafe fn load_neon(&self) -> (std::arch::aarch64::int16x8_t, std::arch::aarch64::int16x8_t) {
+        neon::load8(self)
+    }
+}
+
 /// A family of kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Isa {
@@ -108,7 +167,7 @@ impl fmt::Display for Backend {
 
 /// `dst = src + add - sub`, lane by lane (one accumulator perspective, a quiet move).
 #[inline(always)]
-pub fn add_sub(b: Backend, dst: &mut [Lane], src: &[Lane], add: &[Lane], sub: &[Lane]) {
+pub fn add_sub<W: Row>(b: Backend, dst: &mut [Lane], src: &[Lane], add: &[W], sub: &[W]) {
     debug_assert!(src.len() == dst.len() && add.len() == dst.len() && sub.len() == dst.len());
     match b.0 {
         // SAFETY: a `Backend` of this family exists only where the CPU has it (`Backend::new`),
@@ -124,7 +183,7 @@ pub fn add_sub(b: Backend, dst: &mut [Lane], src: &[Lane], add: &[Lane], sub: &[
 
 /// `dst = src + add - sub1 - sub2` (a capture).
 #[inline(always)]
-pub fn add_sub_sub(b: Backend, dst: &mut [Lane], src: &[Lane], add: &[Lane], sub1: &[Lane], sub2: &[Lane]) {
+pub fn add_sub_sub<W: Row>(b: Backend, dst: &mut [Lane], src: &[Lane], add: &[W], sub1: &[W], sub2: &[W]) {
     debug_assert!(src.len() == dst.len() && add.len() == dst.len());
     debug_assert!(sub1.len() == dst.len() && sub2.len() == dst.len());
     match b.0 {
@@ -140,7 +199,7 @@ pub fn add_sub_sub(b: Backend, dst: &mut [Lane], src: &[Lane], add: &[Lane], sub
 
 /// `dst += add` (a full refresh, one feature at a time).
 #[inline(always)]
-pub fn add_assign(b: Backend, dst: &mut [Lane], add: &[Lane]) {
+pub fn add_assign<W: Row>(b: Backend, dst: &mut [Lane], add: &[W]) {
     debug_assert!(add.len() == dst.len());
     match b.0 {
         // SAFETY: as in `add_sub`.

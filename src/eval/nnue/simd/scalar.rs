@@ -1,28 +1,31 @@
 //! The portable kernels: plain Rust for any CPU, the reference the vector kernels match bit
 //! for bit.
 
-use super::Lane;
+use super::{Lane, Row};
 
-pub(super) fn add_sub(dst: &mut [Lane], src: &[Lane], add: &[Lane], sub: &[Lane]) {
+pub(super) fn add_sub<W: Row>(dst: &mut [Lane], src: &[Lane], add: &[W], sub: &[W]) {
     for (((d, s), a), b) in dst.iter_mut().zip(src).zip(add).zip(sub) {
         for j in 0..Lane::WIDTH {
-            d.0[j] = s.0[j].wrapping_add(a.0[j]).wrapping_sub(b.0[j]);
+            d.0[j] = s.0[j].wrapping_add(a.get(j)).wrapping_sub(b.get(j));
         }
     }
 }
 
-pub(super) fn add_sub_sub(dst: &mut [Lane], src: &[Lane], add: &[Lane], sub1: &[Lane], sub2: &[Lane]) {
+pub(super) fn add_sub_sub<W: Row>(dst: &mut [Lane], src: &[Lane], add: &[W], sub1: &[W], sub2: &[W]) {
     for ((((d, s), a), b), c) in dst.iter_mut().zip(src).zip(add).zip(sub1).zip(sub2) {
         for j in 0..Lane::WIDTH {
-            d.0[j] = s.0[j].wrapping_add(a.0[j]).wrapping_sub(b.0[j]).wrapping_sub(c.0[j]);
+            d.0[j] = s.0[j]
+                .wrapping_add(a.get(j))
+                .wrapping_sub(b.get(j))
+                .wrapping_sub(c.get(j));
         }
     }
 }
 
-pub(super) fn add_assign(dst: &mut [Lane], add: &[Lane]) {
+pub(super) fn add_assign<W: Row>(dst: &mut [Lane], add: &[W]) {
     for (d, a) in dst.iter_mut().zip(add) {
         for j in 0..Lane::WIDTH {
-            d.0[j] = d.0[j].wrapping_add(a.0[j]);
+            d.0[j] = d.0[j].wrapping_add(a.get(j));
         }
     }
 }
