@@ -144,11 +144,14 @@ pub struct Network {
 /// Both give the same sums.
 #[derive(Clone, PartialEq, Eq)]
 pub enum FtWeights {
+    /// Every weight within ±127.
     Narrow(Vec<Lane8>),
+    /// Some weight beyond.
     Wide(Vec<Lane>),
 }
 
 impl FtWeights {
+    /// The narrowest form that holds `lanes` exactly.
     fn new(lanes: Vec<Lane>) -> FtWeights {
         if lanes.iter().all(|l| l.0.iter().all(|&v| i8::try_from(v).is_ok())) {
             FtWeights::Narrow(lanes.iter().map(|l| Lane8(l.0.map(|v| v as i8))).collect())
