@@ -326,12 +326,7 @@ fn bad_files(good: &[u8]) -> Vec<(&'static str, Vec<u8>, NetError)> {
     longer.push(0);
     // The embedded net is flat with one output (version 1) or eight (version 3); the other
     // version's header on its payload names a length the file does not have.
-    let version = u32::from_le_bytes([good[4], good[5], good[6], good[7]]);
-    let buckets = if version == net::version_of(Layout::Flat, OUTPUT_BUCKETS) {
-        OUTPUT_BUCKETS
-    } else {
-        1
-    };
+    let buckets = Network::from_bytes(good).expect("a good net").output_buckets();
     let other_buckets = if buckets == 1 { OUTPUT_BUCKETS } else { 1 };
     vec![
         (

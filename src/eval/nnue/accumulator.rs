@@ -285,13 +285,12 @@ impl AccumulatorStack {
         let acc = &mut self.acc[i * n + k..i * n + k + self.lanes];
         acc.copy_from_slice(net.bias());
         let view = View::new(net.layout(), p, pos.king_square(p));
-        let n = self.lanes;
         for sq in pos.occupied() {
             if let Some(piece) = pos.piece_at(sq) {
                 let f = feature(p, view, piece, sq);
                 match net.ft_weights() {
-                    FtWeights::Narrow(w) => simd::add_assign(self.backend, acc, row(w, n, f)),
-                    FtWeights::Wide(w) => simd::add_assign(self.backend, acc, row(w, n, f)),
+                    FtWeights::Narrow(w) => simd::add_assign(self.backend, acc, row(w, self.lanes, f)),
+                    FtWeights::Wide(w) => simd::add_assign(self.backend, acc, row(w, self.lanes, f)),
                 }
             }
         }
