@@ -5,8 +5,9 @@ Usage: mkbook.py ENGINE COUNT SEED [EXCLUDE] > book.txt
 
 From the start position, each ply is drawn at random among the moves a MultiPV 8, depth-7
 search scores within MARGIN centipawns of its best; the end position (6-10 plies) is kept when
-a depth-9 search scores it within +-KEEP centipawns and no earlier opening has the same moves (in any order of each side's moves). With EXCLUDE,
-an openings file, its openings count as earlier ones: the new book shares none with it."""
+a depth-9 search scores it within +-KEEP centipawns and no earlier opening has the same moves
+(each side's in any order). With EXCLUDE, an openings file, its openings count as earlier
+ones: the new book shares none with it."""
 import subprocess, random, sys, re
 eng, n, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 exclude = sys.argv[4] if len(sys.argv) > 4 else None
