@@ -193,6 +193,16 @@ impl Position {
     /// [`GenKind::QuietChecks`]), only those that give check.
     #[inline(always)]
     fn generate_into<S: Sink>(&self, kind: GenKind, checks: Option<&CheckInfo>, sink: &mut S) {
+        if self.in_check() {
+            self.generate_with::<S, true>(kind, checks, sink);
+        } else {
+            self.generate_with::<S, false>(kind, checks, sink);
+        }
+    }
+
+    /// [`Self::generate_into`] in check (`IN_CHECK`) or not, each with only its own tests.
+    #[inline(always)]
+    fn generate_with<S: Sink, const IN_CHECK: bool>(&self, kind: GenKind, checks: Option<&CheckInfo>, sink: &mut S) {
         let us = self.side_to_move();
         let own = self.color_bb(us);
         let mask = match kind {
@@ -201,19 +211,19 @@ impl Position {
             GenKind::Quiets | GenKind::QuietChecks => !self.occupied(),
         };
         let ksq = self.king_square(us);
-        let in_check = self.in_check();
-        let (blockers, screens) = if in_check {
+        let (blockers, screens) = if IN_CHECK {
             (own, Bitboard::EMPTY) // every move is tested
         } else {
             self.blockers_and_screens(us, ksq)
         };
         // In check, a piece other than the king can only help by moving where the check
         // can be stopped, unless it is the checking cannon's screen.
-        let (evasions, free) = if in_check {
+        let (evasions, free) = if IN_CHECK {
             self.evasion_targets(us, ksq)
         } else {
             (Bitboard::FULL, own)
         };
+        let any_blocker = IN_CHECK || blockers.any();
         // Which moves to add: all, or (for checks) those in a mask, or each one that
         // passes the check test.
         let select = |piece: Piece, from: Square, to: Bitboard| match checks {
@@ -227,13 +237,14 @@ impl Position {
             let piece = Piece::new(us, kind);
             for from in self.pieces(us, kind) {
                 let mut to = targets(self, piece, from) & mask;
-                if !free.has(from) {
+                if IN_CHECK && !free.has(from) {
                     to &= evasions;
                 }
                 let (to, test) = select(piece, from, to);
-                if blockers.has(from) || test {
+                let blocker = any_blocker && blockers.has(from);
+                if blocker || test {
                     for t in to {
-                        let legal = if blockers.has(from) {
+                        let legal = if blocker {
                             self.leaves_king_safe(from, t)
                         } else {
                             !screens.has(t)
