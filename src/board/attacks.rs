@@ -151,6 +151,8 @@ const fn leaper_tables() -> Leapers {
         elephant_to: [[0; 4]; 90],
         empty_rook: [0; 90],
         diagonal: [0; 90],
+        horse_reach: [0; 90],
+        elephant_reach: [0; 90],
     };
     const ORTH: [(i32, i32); 4] = [(0, 1), (0, -1), (1, 0), (-1, 0)];
     const DIAG: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
@@ -182,12 +184,14 @@ const fn leaper_tables() -> Leapers {
             if on_board(tf, tr) && (r <= 4) == (tr <= 4) {
                 t.elephant_eye[s][d] = bit(f + ex, r + ey);
                 t.elephant_to[s][d] = bit(tf, tr);
+                t.elephant_reach[s] |= bit(tf, tr);
             }
             // Horses attacking `s`: their leg is a diagonal neighbour of `s`.
             if on_board(f + ex, r + ey) {
                 t.diagonal[s] |= bit(f + ex, r + ey);
                 t.horse_from_leg[s][d] = bit(f + ex, r + ey);
                 t.horse_from[s][d] = bit(f + 2 * ex, r + ey) | bit(f + ex, r + 2 * ey);
+                t.horse_reach[s] |= t.horse_from[s][d];
             }
             d += 1;
         }
@@ -224,6 +228,9 @@ struct Leapers {
     elephant_to: [[u128; 4]; 90],
     empty_rook: [u128; 90],
     diagonal: [u128; 90],
+    /// Horses (elephants) anywhere here could attack the point, whatever the legs (eyes).
+    horse_reach: [u128; 90],
+    elephant_reach: [u128; 90],
 }
 
 static LEAPERS: Leapers = leaper_tables();
@@ -311,6 +318,18 @@ pub fn rook_lines(sq: Square) -> Bitboard {
 #[inline(always)]
 pub fn diagonal_neighbours(sq: Square) -> Bitboard {
     Bitboard(LEAPERS.diagonal[sq.index()])
+}
+
+/// The points from which a horse could attack `sq` if its leg were empty.
+#[inline(always)]
+pub fn horse_reach(sq: Square) -> Bitboard {
+    Bitboard(LEAPERS.horse_reach[sq.index()])
+}
+
+/// The points from which an elephant could reach `sq` if its eye were empty.
+#[inline(always)]
+pub fn elephant_reach(sq: Square) -> Bitboard {
+    Bitboard(LEAPERS.elephant_reach[sq.index()])
 }
 
 /// A king's steps inside its palace.

@@ -175,18 +175,7 @@ impl Position {
             self.king_square(us)
         };
         let occ = (self.occupied() ^ Bitboard::from_square(from)) | to_bb;
-        let alive = !to_bb;
-        let rooks = (self.pieces(them, PieceKind::Rook) | self.pieces(them, PieceKind::King)) & alive;
-        if (attacks::rook(ksq, occ) & rooks).any() {
-            return false;
-        }
-        if (attacks::cannon_captures(ksq, occ) & self.pieces(them, PieceKind::Cannon) & alive).any() {
-            return false;
-        }
-        if (attacks::horse_attackers(ksq, occ) & self.pieces(them, PieceKind::Horse) & alive).any() {
-            return false;
-        }
-        (attacks::pawn_attackers(them, ksq) & self.pieces(them, PieceKind::Pawn) & alive).is_empty()
+        (self.king_attackers(ksq, them, occ) & !to_bb).is_empty()
     }
 
     /// Generates the legal moves of `kind` into `sink`; with `checks` (for

@@ -162,14 +162,25 @@ impl Position {
     }
 
     /// Pieces of `by` that attack `sq` as a king would be attacked: rooks (and the opposing
-    /// king along an open file), cannons, horses and pawns, with occupancy `occ`.
+    /// king along an open file), cannons, horses and pawns, with occupancy `occ`. Lines and
+    /// legs are looked up only for pieces that stand where they could attack from.
     #[inline(always)]
     pub fn king_attackers(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
-        let rooks = self.pieces(by, PieceKind::Rook) | self.pieces(by, PieceKind::King);
-        (attacks::rook(sq, occ) & rooks)
-            | (attacks::cannon_captures(sq, occ) & self.pieces(by, PieceKind::Cannon))
-            | (attacks::horse_attackers(sq, occ) & self.pieces(by, PieceKind::Horse))
-            | (attacks::pawn_attackers(by, sq) & self.pieces(by, PieceKind::Pawn))
+        let lines = attacks::rook_lines(sq);
+        let rooks = (self.pieces(by, PieceKind::Rook) | self.pieces(by, PieceKind::King)) & lines;
+        let cannons = self.pieces(by, PieceKind::Cannon) & lines;
+        let horses = self.pieces(by, PieceKind::Horse) & attacks::horse_reach(sq);
+        let mut att = attacks::pawn_attackers(by, sq) & self.pieces(by, PieceKind::Pawn);
+        if rooks.any() {
+            att |= attacks::rook(sq, occ) & rooks;
+        }
+        if cannons.any() {
+            att |= attacks::cannon_captures(sq, occ) & cannons;
+        }
+        if horses.any() {
+            att |= attacks::horse_attackers(sq, occ) & horses;
+        }
+        att
     }
 
     /// The pieces giving check to the side to move.

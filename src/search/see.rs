@@ -38,20 +38,36 @@ fn both(pos: &Position, kind: PieceKind) -> Bitboard {
     pos.pieces(Color::Red, kind) | pos.pieces(Color::Black, kind)
 }
 
-/// Rooks and cannons of either colour among `occ` that attack `sq` with occupancy `occ`.
+/// Rooks and cannons of either colour among `occ` that attack `sq` with occupancy `occ`. A
+/// slider off `sq`'s rank and file is never looked up.
 #[inline(always)]
 fn slider_attackers(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
-    ((attacks::rook(sq, occ) & both(pos, PieceKind::Rook))
-        | (attacks::cannon_captures(sq, occ) & both(pos, PieceKind::Cannon)))
-        & occ
+    let lines = attacks::rook_lines(sq) & occ;
+    let (rooks, cannons) = (both(pos, PieceKind::Rook) & lines, both(pos, PieceKind::Cannon) & lines);
+    let mut att = Bitboard::EMPTY;
+    if rooks.any() {
+        att |= attacks::rook(sq, occ) & rooks;
+    }
+    if cannons.any() {
+        att |= attacks::cannon_captures(sq, occ) & cannons;
+    }
+    att
 }
 
-/// Horses and elephants of either colour among `occ` that attack `sq` with occupancy `occ`.
+/// Horses and elephants of either colour among `occ` that attack `sq` with occupancy `occ`;
+/// their legs and eyes are looked at only where one stands within reach.
 #[inline(always)]
 fn leg_attackers(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
-    ((attacks::horse_attackers(sq, occ) & both(pos, PieceKind::Horse))
-        | (attacks::elephant(sq, occ) & both(pos, PieceKind::Elephant)))
-        & occ
+    let horses = both(pos, PieceKind::Horse) & attacks::horse_reach(sq) & occ;
+    let elephants = both(pos, PieceKind::Elephant) & attacks::elephant_reach(sq) & occ;
+    let mut att = Bitboard::EMPTY;
+    if horses.any() {
+        att |= attacks::horse_attackers(sq, occ) & horses;
+    }
+    if elephants.any() {
+        att |= attacks::elephant(sq, occ) & elephants;
+    }
+    att
 }
 
 /// Every piece of either colour among `occ` that attacks `sq` with occupancy `occ`. Palace
