@@ -29,6 +29,8 @@ pub struct Position {
     occupied: Bitboard,
     side: Color,
     key: u64,
+    /// Zobrist keys of three groups of pieces: the pawns, Red's others, Black's others.
+    group_keys: [u64; 3],
     rule60: u16,
     fullmove: u32,
     /// The enemy pieces attacking the king of the side to move, kept up to date by every
@@ -58,6 +60,16 @@ impl std::error::Error for IllegalMove {}
 /// Room for a long game plus the deepest search line, so make never reallocates.
 const HISTORY_RESERVE: usize = 1024;
 
+/// Which of [`Position::group_keys`] a piece counts in.
+#[inline(always)]
+fn group(piece: Piece) -> usize {
+    if piece.kind() == PieceKind::Pawn {
+        0
+    } else {
+        1 + piece.color().index()
+    }
+}
+
 impl Position {
     /// An empty board with Red to move: the base the FEN parser fills.
     pub(super) fn empty() -> Position {
@@ -68,6 +80,7 @@ impl Position {
             occupied: Bitboard::EMPTY,
             side: Color::Red,
             key: 0,
+            group_keys: [0; 3],
             rule60: 0,
             fullmove: 1,
             checkers: Bitboard::EMPTY,
@@ -86,6 +99,7 @@ impl Position {
         self.colors[piece.color().index()].set(sq);
         self.occupied.set(sq);
         self.key ^= zobrist::piece(piece, sq);
+        self.group_keys[group(piece)] ^= zobrist::piece(piece, sq);
     }
 
     pub(super) fn set_side(&mut self, side: Color) {
@@ -132,6 +146,12 @@ impl Position {
     #[inline(always)]
     pub fn key(&self) -> u64 {
         self.key
+    }
+
+    /// The Zobrist keys of the pawns (both colours), of Red's other pieces and of Black's.
+    #[inline(always)]
+    pub fn group_keys(&self) -> [u64; 3] {
+        self.group_keys
     }
 
     /// Plies since the last capture (the 60-move rule draws at 120).
@@ -235,6 +255,7 @@ impl Position {
             self.pieces[c.index()].clear(to);
             self.colors[c.color().index()].clear(to);
             self.key ^= zobrist::piece(c, to);
+            self.group_keys[group(c)] ^= zobrist::piece(c, to);
             self.rule60 = 0;
         } else {
             self.rule60 = self.rule60.saturating_add(1);
@@ -248,7 +269,9 @@ impl Position {
         // `u128` back from two 8-byte stores stalls store forwarding.
         self.occupied = (self.occupied ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
         debug_assert_eq!(self.occupied, self.colors[0] | self.colors[1]);
-        self.key ^= zobrist::piece(piece, from) ^ zobrist::piece(piece, to) ^ zobrist::side();
+        let step = zobrist::piece(piece, from) ^ zobrist::piece(piece, to);
+        self.key ^= step ^ zobrist::side();
+        self.group_keys[group(piece)] ^= step;
         if self.side == Color::Black {
             self.fullmove += 1;
         }
@@ -297,9 +320,11 @@ impl Position {
         self.board[to.index()] = st.captured;
         self.pieces[piece.index()] ^= both;
         self.colors[piece.color().index()] ^= both;
+        self.group_keys[group(piece)] ^= zobrist::piece(piece, from) ^ zobrist::piece(piece, to);
         if let Some(c) = st.captured {
             self.pieces[c.index()].set(to);
             self.colors[c.color().index()].set(to);
+            self.group_keys[group(c)] ^= zobrist::piece(c, to);
             self.occupied.set(from);
         } else {
             self.occupied ^= both;
@@ -373,6 +398,17 @@ impl Position {
             || (attacks::cannon_captures(ksq, occ) & ours(PieceKind::Cannon)).any()
             || (attacks::horse_attackers(ksq, occ) & ours(PieceKind::Horse)).any()
             || (attacks::pawn_attackers(us, ksq) & ours(PieceKind::Pawn)).any()
+    }
+
+    /// The group keys recomputed from scratch (for self-checks against the incremental ones).
+    pub fn compute_group_keys(&self) -> [u64; 3] {
+        let mut keys = [0; 3];
+        for sq in self.occupied {
+            if let Some(p) = self.piece_at(sq) {
+                keys[group(p)] ^= zobrist::piece(p, sq);
+            }
+        }
+        keys
     }
 
     /// The key recomputed from scratch (for self-checks against the incremental key).
@@ -471,7 +507,9 @@ mod tests {
                 pos.make_move(mv);
                 assert_eq!(key, pos.key(), "{mv}");
                 assert_eq!(key, pos.compute_key(), "{mv}");
+                assert_eq!(pos.group_keys(), pos.compute_group_keys(), "{mv}");
                 pos.unmake_move();
+                assert_eq!(pos.group_keys(), pos.compute_group_keys(), "{mv} unmade");
             }
             seed ^= seed << 13;
             seed ^= seed >> 7;

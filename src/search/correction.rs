@@ -6,7 +6,6 @@
 
 use super::movepick::{PieceTo, PIECE_TO};
 use crate::board::Position;
-use crate::core::{Color, PieceKind};
 
 /// Entries per table (a power of two).
 const SIZE: usize = 16_384;
@@ -32,16 +31,6 @@ pub struct CorrectionKeys {
     prev: Option<PieceTo>,
 }
 
-/// A 64-bit mix of a 128-bit board set, salted so that equal sets of different pieces differ.
-#[inline(always)]
-fn mix(bits: u128, salt: u64) -> u64 {
-    let lo = (bits as u64) ^ salt;
-    let hi = (bits >> 64) as u64;
-    let mut h = lo.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ hi.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-    h ^= h >> 31;
-    h.wrapping_mul(0xBF58_476D_1CE4_E5B9)
-}
-
 #[inline(always)]
 fn index(h: u64) -> usize {
     (h >> 50) as usize & (SIZE - 1)
@@ -51,17 +40,10 @@ impl CorrectionKeys {
     /// The keys of `pos`.
     #[inline]
     pub fn of(pos: &Position) -> CorrectionKeys {
-        let pawn =
-            mix(pos.pieces(Color::Red, PieceKind::Pawn).0, 1) ^ mix(pos.pieces(Color::Black, PieceKind::Pawn).0, 2);
-        let non_pawn = [Color::Red, Color::Black].map(|c| {
-            PieceKind::ALL
-                .iter()
-                .filter(|&&k| k != PieceKind::Pawn)
-                .fold(0u64, |h, &k| h ^ mix(pos.pieces(c, k).0, 3 + k.index() as u64))
-        });
+        let [pawn, red, black] = pos.group_keys();
         CorrectionKeys {
             pawn: index(pawn),
-            non_pawn: non_pawn.map(index),
+            non_pawn: [index(red), index(black)],
             prev: None,
         }
     }
