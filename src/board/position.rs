@@ -411,15 +411,11 @@ impl Position {
         keys
     }
 
-    /// The key recomputed from scratch (for self-checks against the incremental key).
+    /// The key recomputed from scratch (for self-checks against the incremental key): the
+    /// groups partition the pieces, so it is their keys together with the side to move.
     pub fn compute_key(&self) -> u64 {
-        let mut key = if self.side == Color::Black { zobrist::side() } else { 0 };
-        for sq in self.occupied {
-            if let Some(p) = self.piece_at(sq) {
-                key ^= zobrist::piece(p, sq);
-            }
-        }
-        key
+        let side = if self.side == Color::Black { zobrist::side() } else { 0 };
+        self.compute_group_keys().iter().fold(side, |key, g| key ^ g)
     }
 
     /// The position with colours swapped: each piece changes colour and moves to the
