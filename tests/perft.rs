@@ -68,6 +68,11 @@ fn self_check(pos: &mut Position, depth: u32) {
         pos.checkers(),
         "incremental checkers differ at {fen}"
     );
+    assert_eq!(
+        pos.piece_count(),
+        pos.occupied().count(),
+        "incremental piece count at {fen}"
+    );
     let moves = pos.legal_moves();
     assert_eq!(moves.len(), pos.count_legal(), "bulk count at {fen}");
     let mut caps = MoveList::new();

@@ -49,9 +49,7 @@ trait Sink {
 impl Sink for MoveList {
     #[inline(always)]
     fn add_set(&mut self, from: Square, to: Bitboard) {
-        for t in to {
-            self.push(Move::new(from, t));
-        }
+        to.into_iter().for_each(|t| self.push(Move::new(from, t)));
     }
     #[inline(always)]
     fn add(&mut self, from: Square, to: Square) {

@@ -36,6 +36,8 @@ pub struct Position {
     /// The enemy pieces attacking the king of the side to move, kept up to date by every
     /// move so that the many `in_check` questions of one node cost nothing.
     checkers: Bitboard,
+    /// How many pieces stand on the board (the net's output bucket asks at every evaluation).
+    piece_count: u8,
     history: Vec<StateInfo>,
 }
 
@@ -84,6 +86,7 @@ impl Position {
             rule60: 0,
             fullmove: 1,
             checkers: Bitboard::EMPTY,
+            piece_count: 0,
             history: Vec::with_capacity(HISTORY_RESERVE),
         }
     }
@@ -98,6 +101,7 @@ impl Position {
         self.pieces[piece.index()].set(sq);
         self.colors[piece.color().index()].set(sq);
         self.occupied.set(sq);
+        self.piece_count += 1;
         self.key ^= zobrist::piece(piece, sq);
         self.group_keys[group(piece)] ^= zobrist::piece(piece, sq);
     }
@@ -214,6 +218,12 @@ impl Position {
         self.king_attackers(self.king_square(us), !us, self.occupied)
     }
 
+    /// How many pieces stand on the board: `occupied().count()`, kept by every move.
+    #[inline(always)]
+    pub fn piece_count(&self) -> u32 {
+        self.piece_count as u32
+    }
+
     #[inline(always)]
     pub fn in_check(&self) -> bool {
         self.checkers.any()
@@ -256,6 +266,7 @@ impl Position {
             self.colors[c.color().index()].clear(to);
             self.key ^= zobrist::piece(c, to);
             self.group_keys[group(c)] ^= zobrist::piece(c, to);
+            self.piece_count -= 1;
             self.rule60 = 0;
         } else {
             self.rule60 = self.rule60.saturating_add(1);
@@ -325,6 +336,7 @@ impl Position {
             self.pieces[c.index()].set(to);
             self.colors[c.color().index()].set(to);
             self.group_keys[group(c)] ^= zobrist::piece(c, to);
+            self.piece_count += 1;
             self.occupied.set(from);
         } else {
             self.occupied ^= both;
@@ -456,6 +468,7 @@ impl Position {
             && self.rule60 == other.rule60
             && self.fullmove == other.fullmove
             && self.checkers == other.checkers
+            && self.piece_count == other.piece_count
     }
 
     /// A text drawing of the board, rank 9 at the top.

@@ -2,6 +2,7 @@
 
 use super::Square;
 use std::fmt;
+use std::mem::MaybeUninit;
 use std::num::NonZeroU16;
 
 /// A move from one square to another, packed as `from | to << 7`.
@@ -97,10 +98,12 @@ impl std::error::Error for MoveParseError {}
 /// More than any xiangqi position can have (two rooks and two cannons give at most 17 each).
 pub const MAX_MOVES: usize = 128;
 
-/// A move list on the stack: never allocates.
+/// A move list on the stack: never allocates, and its unused tail is never written (a node
+/// builds several lists, and zeroing 256 bytes each would cost more than filling them).
 #[derive(Clone)]
 pub struct MoveList {
-    moves: [Move; MAX_MOVES],
+    /// The first `len` are moves; the rest is uninitialised.
+    moves: [MaybeUninit<Move>; MAX_MOVES],
     len: usize,
 }
 
@@ -114,16 +117,17 @@ impl MoveList {
     #[inline(always)]
     pub const fn new() -> MoveList {
         MoveList {
-            moves: [FILLER; MAX_MOVES],
+            moves: [const { MaybeUninit::uninit() }; MAX_MOVES],
             len: 0,
         }
     }
 
+    /// Appends `mv`; a full list stays as it is.
     #[inline(always)]
     pub fn push(&mut self, mv: Move) {
         debug_assert!(self.len < MAX_MOVES);
         if self.len < MAX_MOVES {
-            self.moves[self.len] = mv;
+            self.moves[self.len].write(mv);
             self.len += 1;
         }
     }
@@ -140,19 +144,26 @@ impl MoveList {
 
     #[inline(always)]
     pub fn get(&self, i: usize) -> Move {
-        debug_assert!(i < self.len);
-        self.moves[i]
+        self.as_slice()[i]
     }
 
     #[inline(always)]
     pub fn swap(&mut self, a: usize, b: usize) {
-        self.moves.swap(a, b);
+        self.as_mut_slice().swap(a, b);
     }
 
     /// The moves as a slice.
     #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        // SAFETY: the first `len` entries were written by `push` or `retain` (`len` never
+        // exceeds `MAX_MOVES`), and `MaybeUninit<Move>` has `Move`'s layout.
+        unsafe { std::slice::from_raw_parts(self.moves.as_ptr().cast::<Move>(), self.len) }
+    }
+
+    #[inline(always)]
+    fn as_mut_slice(&mut self) -> &mut [Move] {
+        // SAFETY: as in `as_slice`.
+        unsafe { std::slice::from_raw_parts_mut(self.moves.as_mut_ptr().cast::<Move>(), self.len) }
     }
 
     pub fn clear(&mut self) {
@@ -160,7 +171,7 @@ impl MoveList {
     }
 
     pub fn contains(&self, mv: Move) -> bool {
-        self.iter().any(|m| m == mv)
+        self.as_slice().contains(&mv)
     }
 
     /// Keeps the moves for which `keep` is true, in order.
@@ -169,7 +180,7 @@ impl MoveList {
         for i in 0..self.len {
             let m = self.get(i);
             if keep(m) {
-                self.moves[n] = m;
+                self.moves[n].write(m);
                 n += 1;
             }
         }
@@ -177,12 +188,9 @@ impl MoveList {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = Move> + '_ {
-        self.moves[..self.len].iter().copied()
+        self.as_slice().iter().copied()
     }
 }
-
-// Fills the unused tail of a list; never read as a move.
-const FILLER: Move = Move(NonZeroU16::MIN);
 
 // A move and an optional move both fit in two bytes (the niche of `NonZeroU16`), which keeps
 // move lists, killers and hash entries small.

@@ -822,10 +822,10 @@ impl<'a> Worker<'a> {
         let mut best_move = None;
         let mut legal = 0usize;
         let mut searched = 0usize;
-        let mut quiets = [None::<Move>; 64];
-        let mut nquiets = 0;
-        let mut captures = [None::<Move>; 32];
-        let mut ncaptures = 0;
+        // The moves searched before the best, for the history updates (at most 64 quiet
+        // moves and 32 captures).
+        let mut quiets = MoveList::new();
+        let mut captures = MoveList::new();
         let orig_alpha = alpha;
 
         while let Some(mv) = picker.next(&self.pos, &self.td.hist) {
@@ -1004,12 +1004,10 @@ impl<'a> Worker<'a> {
                     alpha = v;
                 }
             }
-            if !capture && nquiets < quiets.len() {
-                quiets[nquiets] = Some(mv);
-                nquiets += 1;
-            } else if capture && ncaptures < captures.len() {
-                captures[ncaptures] = Some(mv);
-                ncaptures += 1;
+            if !capture && quiets.len() < 64 {
+                quiets.push(mv);
+            } else if capture && captures.len() < 32 {
+                captures.push(mv);
             }
         }
 
@@ -1022,7 +1020,7 @@ impl<'a> Worker<'a> {
         if let (Some(bm), true) = (best_move, best >= beta) {
             let bonus = stat_bonus(depth);
             // The captures tried before the best move failed to refute: punished.
-            for &c in captures[..ncaptures].iter().flatten() {
+            for c in captures.iter() {
                 self.td.hist.update_capture(&self.pos, c, -bonus);
             }
             if self.pos.is_capture(bm) {
@@ -1030,7 +1028,7 @@ impl<'a> Worker<'a> {
             } else {
                 self.reward_quiet(ply, bm, ctx, prev, bonus);
                 // The quiet moves tried before it are punished.
-                for &q in quiets[..nquiets].iter().flatten() {
+                for q in quiets.iter() {
                     if let Some(p) = self.pos.piece_at(q.from()) {
                         self.td.hist.update(side, p, q, ctx, -bonus);
                     }

@@ -6,6 +6,7 @@
 use super::see::{captured_value, see_ge, SEE_VALUE};
 use crate::board::{CheckInfo, GenKind, Position};
 use crate::core::{Move, MoveList, Piece, MAX_MOVES};
+use std::mem::MaybeUninit;
 
 /// History scores stay within this magnitude (the "gravity" update keeps them bounded).
 pub const HISTORY_MAX: i32 = 16_384;
@@ -166,7 +167,10 @@ pub struct MovePicker {
     counter: Option<Move>,
     ctx: Continuation,
     list: MoveList,
-    scores: [i32; MAX_MOVES],
+    /// The ordering scores of `list`'s moves: the first `scored` are written (every list
+    /// that `pick_best` hands out is scored whole), the rest uninitialised.
+    scores: [MaybeUninit<i32>; MAX_MOVES],
+    scored: usize,
     cur: usize,
     bad: MoveList,
     bad_cur: usize,
@@ -199,7 +203,8 @@ impl MovePicker {
             counter,
             ctx,
             list: MoveList::new(),
-            scores: [0; MAX_MOVES],
+            scores: [const { MaybeUninit::uninit() }; MAX_MOVES],
+            scored: 0,
             cur: 0,
             bad: MoveList::new(),
             bad_cur: 0,
@@ -261,8 +266,9 @@ impl MovePicker {
                     for i in 0..self.list.len() {
                         let m = self.list.get(i);
                         // The victim's value dominates, then how such captures did before.
-                        self.scores[i] = captured_value(pos, m) * 16 + hist.capture_score(pos, m) / 4;
+                        self.scores[i].write(captured_value(pos, m) * 16 + hist.capture_score(pos, m) / 4);
                     }
+                    self.scored = self.list.len();
                     self.cur = 0;
                     self.stage = if self.stage == Stage::GenCaptures {
                         Stage::GoodCaptures
@@ -307,6 +313,7 @@ impl MovePicker {
                 Stage::GenQuiets => {
                     self.stage = Stage::Quiets;
                     self.list.clear();
+                    self.scored = 0;
                     self.cur = 0;
                     pos.generate(GenKind::Quiets, &mut self.list);
                     if self.skip_quiets {
@@ -314,8 +321,9 @@ impl MovePicker {
                         continue;
                     }
                     for i in 0..self.list.len() {
-                        self.scores[i] = hist.score_in(pos, self.list.get(i), self.ctx);
+                        self.scores[i].write(hist.score_in(pos, self.list.get(i), self.ctx));
                     }
+                    self.scored = self.list.len();
                 }
                 Stage::Quiets => {
                     while let Some(m) = self.next_quiet(pos) {
@@ -338,7 +346,7 @@ impl MovePicker {
                     pos.generate(GenKind::All, &mut self.list);
                     for i in 0..self.list.len() {
                         let m = self.list.get(i);
-                        self.scores[i] = if Some(m) == self.tt_move {
+                        let score = if Some(m) == self.tt_move {
                             i32::MAX
                         } else if pos.is_capture(m) {
                             1_000_000 + captured_value(pos, m) * 16
@@ -346,7 +354,9 @@ impl MovePicker {
                         } else {
                             hist.score_in(pos, m, self.ctx)
                         };
+                        self.scores[i].write(score);
                     }
+                    self.scored = self.list.len();
                     self.cur = 0;
                     self.stage = Stage::Evasions;
                 }
@@ -383,13 +393,16 @@ impl MovePicker {
     /// Selection sort step: the best-scored remaining move of `list`.
     #[inline]
     fn pick_best(&mut self) -> Option<Move> {
-        let n = self.list.len();
+        let n = self.scored;
         if self.cur >= n {
             return None;
         }
+        // SAFETY: the first `scored` scores are written (`scored <= MAX_MOVES`), and
+        // `MaybeUninit<i32>` has `i32`'s layout.
+        let scores = unsafe { std::slice::from_raw_parts(self.scores.as_ptr().cast::<i32>(), n) };
         // The first of the highest scores: the maximum, then where it first occurs (two
         // passes the compiler can vectorise).
-        let rest = &self.scores[self.cur..n];
+        let rest = &scores[self.cur..];
         let max = rest.iter().copied().max().unwrap_or(i32::MIN);
         let best = self.cur + rest.iter().position(|&s| s == max).unwrap_or(0);
         self.list.swap(self.cur, best);

@@ -306,7 +306,7 @@ impl AccumulatorStack {
             Color::Red => (red, black),
             Color::Black => (black, red),
         };
-        output(self.backend, net, stm, nstm, pos.occupied().count())
+        output(self.backend, net, stm, nstm, pos.piece_count())
     }
 
     /// The top entry's accumulators, `(Red's, Black's)`, brought up to date for `pos`.
