@@ -48,6 +48,8 @@ fn nets() -> Vec<Network> {
         // Output buckets (CHNN v3), with either inputs.
         random_net(&mut rng, Layout::Flat, 32, OUTPUT_BUCKETS, 2000, 127),
         random_net(&mut rng, Layout::KingBuckets, 16, OUTPUT_BUCKETS, 30_000, 32_000),
+        // The shipped width (the AVX2 kernels' unrolled case) with i16 weights.
+        random_net(&mut rng, Layout::Flat, 256, OUTPUT_BUCKETS, 30_000, 32_000),
     ]
 }
 
