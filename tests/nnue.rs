@@ -191,6 +191,10 @@ fn kernels_equal_scalar(b: Backend) {
                 nnue::simd::output_sum(Backend::SCALAR, &src, &w, net::QA as i16),
                 nnue::simd::output_sum(b, &src, &w, net::QA as i16)
             );
+            assert_eq!(
+                nnue::simd::output_sum2(Backend::SCALAR, &src, &w, &a, &s1, net::QA as i16),
+                nnue::simd::output_sum2(b, &src, &w, &a, &s1, net::QA as i16)
+            );
         }
     }
     // Whole evaluations of positions from random games, on several nets.

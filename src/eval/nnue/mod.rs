@@ -130,8 +130,7 @@ pub fn output(backend: Backend, net: &Network, stm: &[Lane], nstm: &[Lane], piec
     let bucket = net.out_bucket(pieces);
     let (w_stm, w_nstm) = net.out_weights(bucket);
     let ceiling = net::QA as i16;
-    let sum =
-        simd::output_sum(backend, stm, w_stm, ceiling).wrapping_add(simd::output_sum(backend, nstm, w_nstm, ceiling));
+    let sum = simd::output_sum2(backend, stm, w_stm, nstm, w_nstm, ceiling);
     net.finish(sum, bucket)
 }
 

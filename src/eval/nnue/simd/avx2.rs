@@ -81,8 +81,9 @@ pub(super) unsafe fn add_assign<W: Row>(dst: &mut [Lane], add: &[W]) {
     }
 }
 
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn output_sum(acc: &[Lane], w: &[Lane], ceiling: i16) -> i32 {
+/// `Σ clamp(acc)² · w` as eight `i32` partial sums.
+#[inline(always)]
+unsafe fn output_terms(acc: &[Lane], w: &[Lane], ceiling: i16) -> __m256i {
     let zero = _mm256_setzero_si256();
     let top = _mm256_set1_epi16(ceiling);
     let term = |a: &Lane, w: &Lane| {
@@ -99,8 +100,26 @@ pub(super) unsafe fn output_sum(acc: &[Lane], w: &[Lane], ceiling: i16) -> i32 {
             sum = _mm256_add_epi32(sum, term(a, w));
         }
     }
+    sum
+}
+
+#[inline(always)]
+unsafe fn horizontal_sum(sum: __m256i) -> i32 {
     let s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
     let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b01_00_11_10));
     let s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0b10_11_00_01));
     _mm_cvtsi128_si32(s)
+}
+
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn output_sum(acc: &[Lane], w: &[Lane], ceiling: i16) -> i32 {
+    horizontal_sum(output_terms(acc, w, ceiling))
+}
+
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn output_sum2(acc1: &[Lane], w1: &[Lane], acc2: &[Lane], w2: &[Lane], ceiling: i16) -> i32 {
+    horizontal_sum(_mm256_add_epi32(
+        output_terms(acc1, w1, ceiling),
+        output_terms(acc2, w2, ceiling),
+    ))
 }

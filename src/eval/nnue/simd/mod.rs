@@ -228,3 +228,16 @@ pub fn output_sum(b: Backend, acc: &[Lane], w: &[Lane], ceiling: i16) -> i32 {
         _ => scalar::output_sum(acc, w, ceiling),
     }
 }
+
+/// [`output_sum`] of both perspectives, added (wrapping): one horizontal sum where the
+/// kernels have vectors.
+#[inline(always)]
+pub fn output_sum2(b: Backend, stm: &[Lane], w_stm: &[Lane], nstm: &[Lane], w_nstm: &[Lane], ceiling: i16) -> i32 {
+    debug_assert!(stm.len() == w_stm.len() && nstm.len() == w_nstm.len());
+    match b.0 {
+        // SAFETY: as in `add_sub`.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { avx2::output_sum2(stm, w_stm, nstm, w_nstm, ceiling) },
+        _ => output_sum(b, stm, w_stm, ceiling).wrapping_add(output_sum(b, nstm, w_nstm, ceiling)),
+    }
+}
