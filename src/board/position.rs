@@ -190,10 +190,15 @@ impl Position {
     /// legs are looked up only for pieces that stand where they could attack from.
     #[inline(always)]
     pub fn king_attackers(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+        self.line_attackers(sq, by, occ) | self.horse_attackers(sq, by, occ)
+    }
+
+    /// [`Self::king_attackers`] along `sq`'s rank and file: rooks, the king, cannons, pawns.
+    #[inline(always)]
+    fn line_attackers(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
         let lines = attacks::rook_lines(sq);
         let rooks = (self.pieces(by, PieceKind::Rook) | self.pieces(by, PieceKind::King)) & lines;
         let cannons = self.pieces(by, PieceKind::Cannon) & lines;
-        let horses = self.pieces(by, PieceKind::Horse) & attacks::horse_reach(sq);
         let mut att = attacks::pawn_attackers(by, sq) & self.pieces(by, PieceKind::Pawn);
         if rooks.any() {
             att |= attacks::rook(sq, occ) & rooks;
@@ -201,10 +206,18 @@ impl Position {
         if cannons.any() {
             att |= attacks::cannon_captures(sq, occ) & cannons;
         }
-        if horses.any() {
-            att |= attacks::horse_attackers(sq, occ) & horses;
-        }
         att
+    }
+
+    /// [`Self::king_attackers`] that are horses.
+    #[inline(always)]
+    fn horse_attackers(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+        let horses = self.pieces(by, PieceKind::Horse) & attacks::horse_reach(sq);
+        if horses.any() {
+            attacks::horse_attackers(sq, occ) & horses
+        } else {
+            Bitboard::EMPTY
+        }
     }
 
     /// The pieces giving check to the side to move.
@@ -290,8 +303,20 @@ impl Position {
         // The side now to move was not in check before the move (its king would have been
         // capturable), so only a move that leaves or reaches a point of that king's check
         // zone can check it.
-        self.checkers = if (attacks::check_zone(self.king_square(self.side)) & both).any() {
-            self.compute_checkers()
+        // Pawns, rooks, cannons and the facing king check along the king's lines, horses
+        // from off them; only the kinds whose part of the zone the move touched are looked up.
+        let ksq = self.king_square(self.side);
+        let zone = attacks::check_zone(ksq) & both;
+        self.checkers = if zone.any() {
+            let lines = attacks::rook_lines(ksq);
+            let mut checkers = Bitboard::EMPTY;
+            if (zone & lines).any() {
+                checkers |= self.line_attackers(ksq, !self.side, self.occupied);
+            }
+            if (zone & !lines).any() {
+                checkers |= self.horse_attackers(ksq, !self.side, self.occupied);
+            }
+            checkers
         } else {
             Bitboard::EMPTY
         };
