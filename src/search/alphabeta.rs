@@ -2,7 +2,7 @@
 //! variation search (PVS) with quiescence, pruning, reductions and the game rules in the tree.
 
 use super::correction::{Correction, CorrectionKeys};
-use super::movepick::{piece_to, Continuation, Histories, MovePicker};
+use super::movepick::{piece_to, Continuation, Histories, MovePicker, PieceTo};
 use super::params::*;
 use super::see::{captured_value, see_ge};
 use super::time::TimePlan;
@@ -616,11 +616,14 @@ impl<'a> Worker<'a> {
     /// The continuation-history context of a node: the moves one, two and four plies back.
     #[inline]
     fn continuation(&self, ply: usize) -> Continuation {
-        let back = |n: usize| {
-            let f = self.td.stack[ply.checked_sub(n)?];
-            Some(piece_to(f.piece?, f.mv?))
-        };
-        [back(1), back(2), back(4)]
+        [self.back(ply, 1), self.back(ply, 2), self.back(ply, 4)]
+    }
+
+    /// The move `n` plies before `ply` as a continuation-history context.
+    #[inline]
+    fn back(&self, ply: usize, n: usize) -> Option<PieceTo> {
+        let f = &self.td.stack[ply.checked_sub(n)?];
+        Some(piece_to(f.piece?, f.mv?))
     }
 
     #[inline]
@@ -1132,7 +1135,7 @@ impl<'a> Worker<'a> {
                 Some(h) if h.eval != 0 && h.eval.abs() < EVAL_LIMIT => h.eval,
                 _ => self.static_eval(),
             };
-            let prev = self.continuation(ply)[0];
+            let prev = self.back(ply, 1);
             stand = self.corrected(unc, CorrectionKeys::of(&self.pos).after(prev));
             if stand >= beta {
                 return stand;
