@@ -387,6 +387,34 @@ pub fn horse_attackers(sq: Square, occ: Bitboard) -> Bitboard {
     Bitboard(from)
 }
 
+/// Of `horses`, those standing in `occ` that attack `sq` with occupancy `occ`; the legs are
+/// looked at only when one of them stands within reach.
+#[inline(always)]
+pub fn horses_attacking(sq: Square, occ: Bitboard, horses: Bitboard) -> Bitboard {
+    let horses = horses & horse_reach(sq) & occ;
+    if horses.any() {
+        horse_attackers(sq, occ) & horses
+    } else {
+        Bitboard::EMPTY
+    }
+}
+
+/// Of `rooks` and `cannons`, those standing in `occ` that attack `sq` along its rank or file
+/// with occupancy `occ`; a kind's lines are looked up only when one of it stands on them.
+#[inline(always)]
+pub fn sliders_attacking(sq: Square, occ: Bitboard, rooks: Bitboard, cannons: Bitboard) -> Bitboard {
+    let lines = rook_lines(sq) & occ;
+    let (rooks, cannons) = (rooks & lines, cannons & lines);
+    let mut att = Bitboard::EMPTY;
+    if rooks.any() {
+        att |= rook(sq, occ) & rooks;
+    }
+    if cannons.any() {
+        att |= cannon_captures(sq, occ) & cannons;
+    }
+    att
+}
+
 /// The leg points around `sq` that block horses attacking it, with the horse points each one guards.
 #[inline(always)]
 pub fn horse_attack_legs(sq: Square) -> [(Bitboard, Bitboard); 4] {

@@ -187,37 +187,19 @@ impl Position {
 
     /// Pieces of `by` that attack `sq` as a king would be attacked: rooks (and the opposing
     /// king along an open file), cannons, horses and pawns, with occupancy `occ`. Lines and
-    /// legs are looked up only for pieces that stand where they could attack from.
+    /// legs are looked up only for pieces that stand where they could attack from; a rook,
+    /// cannon or horse not in `occ` never counts.
     #[inline(always)]
     pub fn king_attackers(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
-        self.line_attackers(sq, by, occ) | self.horse_attackers(sq, by, occ)
+        self.line_attackers(sq, by, occ) | attacks::horses_attacking(sq, occ, self.pieces(by, PieceKind::Horse))
     }
 
-    /// [`Self::king_attackers`] along `sq`'s rank and file: rooks, the king, cannons, pawns.
+    /// [`Self::king_attackers`] along `sq`'s rank and file: pawns, rooks, the king, cannons.
     #[inline(always)]
     fn line_attackers(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
-        let lines = attacks::rook_lines(sq);
-        let rooks = (self.pieces(by, PieceKind::Rook) | self.pieces(by, PieceKind::King)) & lines;
-        let cannons = self.pieces(by, PieceKind::Cannon) & lines;
-        let mut att = attacks::pawn_attackers(by, sq) & self.pieces(by, PieceKind::Pawn);
-        if rooks.any() {
-            att |= attacks::rook(sq, occ) & rooks;
-        }
-        if cannons.any() {
-            att |= attacks::cannon_captures(sq, occ) & cannons;
-        }
-        att
-    }
-
-    /// [`Self::king_attackers`] that are horses.
-    #[inline(always)]
-    fn horse_attackers(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
-        let horses = self.pieces(by, PieceKind::Horse) & attacks::horse_reach(sq);
-        if horses.any() {
-            attacks::horse_attackers(sq, occ) & horses
-        } else {
-            Bitboard::EMPTY
-        }
+        let rooks = self.pieces(by, PieceKind::Rook) | self.pieces(by, PieceKind::King);
+        (attacks::pawn_attackers(by, sq) & self.pieces(by, PieceKind::Pawn))
+            | attacks::sliders_attacking(sq, occ, rooks, self.pieces(by, PieceKind::Cannon))
     }
 
     /// The pieces giving check to the side to move.
@@ -314,7 +296,7 @@ impl Position {
                 checkers |= self.line_attackers(ksq, !self.side, self.occupied);
             }
             if (zone & !lines).any() {
-                checkers |= self.horse_attackers(ksq, !self.side, self.occupied);
+                checkers |= attacks::horses_attacking(ksq, self.occupied, self.pieces(!self.side, PieceKind::Horse));
             }
             checkers
         } else {

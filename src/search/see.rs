@@ -38,32 +38,18 @@ fn both(pos: &Position, kind: PieceKind) -> Bitboard {
     pos.pieces(Color::Red, kind) | pos.pieces(Color::Black, kind)
 }
 
-/// Rooks and cannons of either colour among `occ` that attack `sq` with occupancy `occ`. A
-/// slider off `sq`'s rank and file is never looked up.
+/// Rooks and cannons of either colour among `occ` that attack `sq` with occupancy `occ`.
 #[inline(always)]
 fn slider_attackers(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
-    let lines = attacks::rook_lines(sq) & occ;
-    let (rooks, cannons) = (both(pos, PieceKind::Rook) & lines, both(pos, PieceKind::Cannon) & lines);
-    let mut att = Bitboard::EMPTY;
-    if rooks.any() {
-        att |= attacks::rook(sq, occ) & rooks;
-    }
-    if cannons.any() {
-        att |= attacks::cannon_captures(sq, occ) & cannons;
-    }
-    att
+    attacks::sliders_attacking(sq, occ, both(pos, PieceKind::Rook), both(pos, PieceKind::Cannon))
 }
 
 /// Horses and elephants of either colour among `occ` that attack `sq` with occupancy `occ`;
-/// their legs and eyes are looked at only where one stands within reach.
+/// elephants' eyes are looked at only where one stands within reach.
 #[inline(always)]
 fn leg_attackers(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
-    let horses = both(pos, PieceKind::Horse) & attacks::horse_reach(sq) & occ;
+    let mut att = attacks::horses_attacking(sq, occ, both(pos, PieceKind::Horse));
     let elephants = both(pos, PieceKind::Elephant) & attacks::elephant_reach(sq) & occ;
-    let mut att = Bitboard::EMPTY;
-    if horses.any() {
-        att |= attacks::horse_attackers(sq, occ) & horses;
-    }
     if elephants.any() {
         att |= attacks::elephant(sq, occ) & elephants;
     }
