@@ -14,6 +14,11 @@ import ray
 from .common import ClusterError, Manifest, Ticker, atomic_write, run_local, scratch_dir, sha256, spawn
 
 
+class IncompleteResult(ClusterError):
+    """A task's match did not finish every game of its pairs: the task is retried (its pairs
+    played again whole), never counted in part."""
+
+
 def count_openings(path):
     """Openings in a file, counted as `chariot match` counts them (a line that is neither
     blank nor a `#` comment is one opening; `chariot match` itself checks each)."""
@@ -47,7 +52,7 @@ def run_pairs(chariot, first, end, match_args, openings_text, scratch):
         text = f.read()
     r = json.loads(text)
     if not r["complete"]:
-        raise ClusterError(f"pairs {first}..{end} on node {node}: the match did not finish every game")
+        raise IncompleteResult(f"pairs {first}..{end} on node {node}: the match did not finish every game")
     pgn_text = open(pgn, encoding="utf-8").read() if os.path.exists(pgn) else ""
     import shutil
 
@@ -118,7 +123,7 @@ def run(args, extra):
     pending = {}
     if verdict in (None, "continue") and todo:
         ray.init(address=args.address, log_to_driver=False, logging_level="WARNING")
-        task = ray.remote(run_pairs).options(num_cpus=args.concurrency, max_retries=args.max_retries, retry_exceptions=False)
+        task = ray.remote(run_pairs).options(num_cpus=args.concurrency, max_retries=args.max_retries, retry_exceptions=[IncompleteResult])
         for a, b in todo:
             pending[task.remote(args.chariot, a, b, match_args, openings_text, args.scratch)] = (a, b)
     tick = Ticker(args.progress_secs)
