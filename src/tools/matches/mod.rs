@@ -365,11 +365,11 @@ fn run_combine(files: &[PathBuf], a: &MatchFlags, out: &mut dyn Write) -> anyhow
         "Combined {} file(s): {} of {} pairs, {} games{}",
         files.len(),
         r.pairs.len(),
-        r.pairs_total,
+        r.schedule.pairs_total,
         t.games(),
         if r.complete { "" } else { " (some files are incomplete)" }
     )?;
-    let names = [r.engines[0].as_str(), r.engines[1].as_str()];
+    let names = [r.schedule.engines[0].as_str(), r.schedule.engines[1].as_str()];
     let sprt = r.sprt.as_ref().map(|s| s.sprt());
     print_summary(out, names, &t, sprt.as_ref())?;
     if let Some(p) = &a.result_json {

@@ -108,16 +108,9 @@ pub struct MatchResult {
     pub format: String,
     /// Always [`VERSION`].
     pub version: u32,
-    /// The engines' names, first engine first.
-    pub engines: [String; 2],
-    /// Each engine's time control.
-    pub tc: [String; 2],
-    pub seed: u64,
-    /// How many openings the schedule draws from.
-    pub openings: usize,
-    pub rounds: u32,
-    /// Pairs in the whole schedule (openings × rounds).
-    pub pairs_total: usize,
+    /// The schedule it belongs to (its fields stand at the top level of the JSON).
+    #[serde(flatten)]
+    pub schedule: Schedule,
     /// The pairs this result was to play (sorted).
     pub pairs: Vec<usize>,
     /// Every game of those pairs finished (no Ctrl-C, no fault, no early SPRT stop).
@@ -138,14 +131,18 @@ pub struct MatchResult {
     pub games: Vec<GameEntry>,
 }
 
-/// The schedule a result belongs to, as [`MatchResult::new`] takes it.
-#[derive(Clone, Debug)]
+/// The schedule a result belongs to: results combine only when their schedules are equal.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Schedule {
+    /// The engines' names, first engine first.
     pub engines: [String; 2],
+    /// Each engine's time control.
     pub tc: [String; 2],
     pub seed: u64,
+    /// How many openings the schedule draws from.
     pub openings: usize,
     pub rounds: u32,
+    /// Pairs in the whole schedule (openings × rounds).
     pub pairs_total: usize,
 }
 
@@ -164,12 +161,7 @@ impl MatchResult {
         MatchResult {
             format: FORMAT.to_string(),
             version: VERSION,
-            engines: schedule.engines.clone(),
-            tc: schedule.tc.clone(),
-            seed: schedule.seed,
-            openings: schedule.openings,
-            rounds: schedule.rounds,
-            pairs_total: schedule.pairs_total,
+            schedule: schedule.clone(),
             pairs,
             complete,
             interrupted,
@@ -219,10 +211,10 @@ impl MatchResult {
             );
         }
         for g in &r.games {
-            let why = if g.pair >= r.pairs_total {
+            let why = if g.pair >= r.schedule.pairs_total {
                 Some(format!(
                     "pair {} is beyond the schedule's {} pairs",
-                    g.pair, r.pairs_total
+                    g.pair, r.schedule.pairs_total
                 ))
             } else if g.number != 2 * g.pair + 1 && g.number != 2 * g.pair + 2 {
                 Some(format!("game {} cannot belong to pair {}", g.number, g.pair))
@@ -273,14 +265,7 @@ pub fn combine(paths: &[PathBuf], sprt: Option<&Sprt>) -> anyhow::Result<MatchRe
         bail!("--combine needs at least one result file");
     };
     let first = MatchResult::read(first_path)?;
-    let schedule = Schedule {
-        engines: first.engines.clone(),
-        tc: first.tc.clone(),
-        seed: first.seed,
-        openings: first.openings,
-        rounds: first.rounds,
-        pairs_total: first.pairs_total,
-    };
+    let schedule = first.schedule.clone();
     let sprt = sprt.copied().or_else(|| first.sprt.as_ref().map(SprtState::sprt));
     let mut pair_owner: BTreeMap<usize, usize> = BTreeMap::new();
     let mut games = Vec::new();
@@ -288,13 +273,7 @@ pub fn combine(paths: &[PathBuf], sprt: Option<&Sprt>) -> anyhow::Result<MatchRe
     let mut interrupted = false;
     for (i, p) in paths.iter().enumerate() {
         let r = if i == 0 { first.clone() } else { MatchResult::read(p)? };
-        let same = r.engines == schedule.engines
-            && r.tc == schedule.tc
-            && r.seed == schedule.seed
-            && r.openings == schedule.openings
-            && r.rounds == schedule.rounds
-            && r.pairs_total == schedule.pairs_total;
-        if !same {
+        if r.schedule != schedule {
             bail!(
                 "{} belongs to another match than {} (engines, time controls, seed, openings or rounds differ)",
                 p.display(),
@@ -402,7 +381,7 @@ mod tests {
         let e = combine(&[pa.clone(), pa.clone()], None).unwrap_err().to_string();
         assert!(e.contains("pair 0 is in both"), "{e}");
         let mut other = a.clone();
-        other.seed = 2;
+        other.schedule.seed = 2;
         let po = dir.join("o.json");
         other.write(&po).unwrap();
         let e = combine(&[pa.clone(), po], None).unwrap_err().to_string();
