@@ -133,12 +133,17 @@ def wait_for(cond, timeout, what):
     raise AssertionError(f"timed out waiting for {what}")
 
 
+# Games of the kill test: enough that a shard (a sixth of them) still runs when the victim
+# node is removed, also on a quiet machine (30 games a shard finished before the kill there).
+KILL_GAMES = 600
+
+
 def test_a_killed_worker_node_loses_no_shard_and_counts_none_twice(cluster, chariot, tmp_path):
     victim = cluster.add_node(num_cpus=1, object_store_memory=80 * 1024 * 1024)
     cluster.wait_for_nodes()
     out, work, scratch = str(tmp_path / "joined.bin"), str(tmp_path / "work"), str(tmp_path / "scratch")
     p = subprocess.Popen(
-        [sys.executable, "-m", "chariot_cluster.cli", *datagen_args(cluster, chariot, out, work, 300, 6, 180, scratch)],
+        [sys.executable, "-m", "chariot_cluster.cli", *datagen_args(cluster, chariot, out, work, 300, 6, KILL_GAMES, scratch)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -170,7 +175,7 @@ def test_a_killed_worker_node_loses_no_shard_and_counts_none_twice(cluster, char
     for k in range(6):
         assert stdout.count(f"shard {k} done") == 1, stdout
     with open(out, "rb") as f:
-        assert f.read() == standalone(chariot, str(tmp_path), 300, 6, 180)
+        assert f.read() == standalone(chariot, str(tmp_path), 300, 6, KILL_GAMES)
 
 
 def test_a_killed_driver_resumes_from_its_manifest(cluster, chariot, tmp_path):
