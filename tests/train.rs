@@ -88,17 +88,18 @@ fn training_lowers_the_loss_within_seconds() {
     ]);
     let mut log = Vec::new();
     let mut d = train::load(&a, &mut log).unwrap();
-    assert!(d.train.len() > 500, "{} training positions", d.train.len());
+    assert!(d.train_positions > 500, "{} training positions", d.train_positions);
     assert!(!d.valid.is_empty());
+    let train_set = d.train_records(&a, 2).unwrap();
     let start = std::time::Instant::now();
     let before = train::mean_loss(
         &chariot::tools::train::model::Net::random(a.arch.layout(), 32, 1, a.seed),
-        &d.train,
+        &train_set,
         &a,
         2,
     );
     let (net, reports) = train::train(&a, &mut d, &mut log).unwrap();
-    let after = train::mean_loss(&net, &d.train, &a, 2);
+    let after = train::mean_loss(&net, &train_set, &a, 2);
     let log = String::from_utf8(log).unwrap();
     assert_eq!(reports.len(), 8);
     assert!(after < 0.7 * before, "loss {before} -> {after}\n{log}");
@@ -108,6 +109,56 @@ fn training_lowers_the_loss_within_seconds() {
         log.contains("epoch 8/8: train loss") && log.contains("positions/s"),
         "{log}"
     );
+}
+
+#[test]
+fn streamed_windows_give_every_kept_position_once() {
+    let a = args(&["--out", "unused.chnn", "--val-fraction", "0.2"]);
+    let d = train::load(&a, &mut Vec::new()).unwrap();
+    // The streaming loader counts what the whole file read at once holds.
+    let file = format::read_file(data()).unwrap();
+    assert_eq!((d.games, d.read), (file.chunks(), file.records.len()));
+    assert_eq!(d.read, d.skipped + d.train_positions + d.valid.len());
+    let sorted = |mut v: Vec<format::PackedRecord>| {
+        v.sort_unstable_by_key(|r| r.0);
+        v
+    };
+    let all = d.train_records(&a, 2).unwrap();
+    assert_eq!(all.len(), d.train_positions);
+    // A game a window (the smallest window), the games in another order: each position once.
+    let order: Vec<u32> = (0..d.train_games.len() as u32).rev().collect();
+    let (mut got, mut next, mut windows) = (Vec::new(), 0, 0);
+    while next < order.len() {
+        next = d.fill(&a, &order, next, 1, 2, &mut got).unwrap();
+        windows += 1;
+    }
+    assert!(windows == order.len() && windows > 5, "{windows} windows");
+    assert_eq!(sorted(got), sorted(all));
+    // A cap gives exactly that many.
+    let capped = train::load(
+        &args(&["--out", "unused.chnn", "--max-positions", "300"]),
+        &mut Vec::new(),
+    )
+    .unwrap();
+    assert_eq!(capped.train_positions, 300);
+    assert_eq!(capped.train_records(&a, 2).unwrap().len(), 300);
+}
+
+#[test]
+fn a_data_file_changed_under_the_trainer_is_an_error() {
+    let copy = dir().join("changing.bin");
+    std::fs::copy(data(), &copy).unwrap();
+    let a = TrainArgs {
+        data: vec![copy.clone()],
+        ..args(&["--out", "unused.chnn"])
+    };
+    let d = train::load(&a, &mut Vec::new()).unwrap();
+    let mut bytes = std::fs::read(&copy).unwrap();
+    let n = bytes.len();
+    bytes[n / 2..].iter_mut().for_each(|b| *b ^= 0x5a);
+    std::fs::write(&copy, &bytes).unwrap();
+    let e = d.train_records(&a, 2).unwrap_err().to_string();
+    assert!(e.contains("changing.bin") && e.contains("changed since"), "{e}");
 }
 
 #[test]

@@ -6,17 +6,20 @@
 //! mini-batches, the learning rate following a cosine from `--lr` down to `--lr × --lr-end`
 //! over all epochs. Whole games (one data chunk each) are held out for validation. Positions
 //! in check, whose played move captures or gives check, or whose score is a mate or a rule win
-//! are left out unless asked for (they teach the static evaluation nothing it can use).
+//! are left out unless asked for (they teach the static evaluation nothing it can use). The
+//! training positions are streamed from the files a window at a time ([`data`]).
 //!
 //! A batch is split over the threads; each thread sums the gradient of its share into its own
 //! buffer, touching only the feature-transformer rows of active features (about 32 per
 //! perspective), and the buffers are summed for one Adam step.
 
+pub mod data;
 pub mod model;
 
 use crate::eval::nnue::{Layout, OUTPUT_BUCKETS};
-use crate::tools::datagen::format::{self, PackedRecord, FLAG_CAPTURE, FLAG_DECISIVE, FLAG_GIVES_CHECK, FLAG_IN_CHECK};
+use crate::tools::datagen::format::PackedRecord;
 use anyhow::{bail, Context};
+pub use data::Dataset;
 use model::{Adam, Net, Sample, Scratch, SCALE};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -87,6 +90,11 @@ pub struct TrainArgs {
     /// Seed of the initial weights, the validation split and the shuffles.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Training positions decoded at a time: each epoch takes the training games in a new
+    /// random order, decodes this many positions' worth of them and shuffles those (memory:
+    /// 40 bytes a position of the window).
+    #[arg(long, default_value_t = 4_000_000)]
+    pub window: usize,
     /// Use at most this many training positions (after filtering).
     #[arg(long)]
     pub max_positions: Option<usize>,
@@ -125,75 +133,10 @@ pub struct TrainArgs {
     pub keep_best: bool,
 }
 
-/// The positions of a run, filtered and split.
-pub struct Dataset {
-    pub train: Vec<PackedRecord>,
-    pub valid: Vec<PackedRecord>,
-    pub games: usize,
-    pub read: usize,
-    pub skipped: usize,
-}
-
-/// Whether the filters keep `r`.
-fn keep(a: &TrainArgs, r: &PackedRecord) -> bool {
-    let f = r.flags();
-    (a.keep_in_check || f & FLAG_IN_CHECK == 0)
-        && (a.keep_tactical || f & (FLAG_CAPTURE | FLAG_GIVES_CHECK) == 0)
-        && (a.keep_decisive || f & FLAG_DECISIVE == 0)
-        && r.ply() >= a.min_ply
-        && (r.score() as i32).abs() <= a.max_score
-}
-
-/// Whether game `g` is held out, from a hash of its number and the seed.
-fn held_out(g: usize, seed: u64, fraction: f64) -> bool {
-    let mut z = (g as u64) ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^= z >> 31;
-    ((z >> 11) as f64 / (1u64 << 53) as f64) < fraction
-}
-
-/// Reads, filters and splits the data files. Warnings (torn tails) go to `log`.
+/// Reads the data files once: counts, filters and splits their games ([`data::load`], on
+/// every thread). Warnings (torn tails) go to `log`.
 pub fn load(a: &TrainArgs, log: &mut dyn Write) -> anyhow::Result<Dataset> {
-    let mut d = Dataset {
-        train: Vec::new(),
-        valid: Vec::new(),
-        games: 0,
-        read: 0,
-        skipped: 0,
-    };
-    for path in &a.data {
-        let file = format::read_file(path).map_err(|e| anyhow::anyhow!("{e}"))?;
-        if let Some(t) = &file.torn_tail {
-            writeln!(
-                log,
-                "train: warning: {} ends in a torn chunk ({t}); it is ignored",
-                path.display()
-            )?;
-        }
-        for c in 0..file.chunks() {
-            let valid = held_out(d.games, a.seed, a.val_fraction);
-            d.games += 1;
-            for r in file.chunk(c) {
-                d.read += 1;
-                if !keep(a, r) {
-                    d.skipped += 1;
-                } else if valid {
-                    d.valid.push(*r);
-                } else {
-                    d.train.push(*r);
-                }
-            }
-        }
-    }
-    let mut rng = rand::rngs::StdRng::seed_from_u64(a.seed);
-    if let Some(m) = a.max_positions {
-        if d.train.len() > m {
-            d.train.shuffle(&mut rng);
-            d.train.truncate(m);
-        }
-    }
-    Ok(d)
+    data::load(a, threads_of(a), log)
 }
 
 /// One epoch's figures.
@@ -260,6 +203,52 @@ fn learning_rate(a: &TrainArgs, progress: f64) -> f32 {
     (lo + 0.5 * (a.lr as f64 - lo) * (1.0 + (std::f64::consts::PI * progress.clamp(0.0, 1.0)).cos())) as f32
 }
 
+/// The mean gradient of `batch` (its samples numbered from `base` in the epoch, for the
+/// mirroring coin), split over the threads, left in `grads[0]`; returns the batch's summed loss.
+fn batch_gradient(
+    net: &Net,
+    batch: &[PackedRecord],
+    base: u64,
+    epoch: u32,
+    a: &TrainArgs,
+    grads: &mut [Vec<f32>],
+    scratch: &mut [Scratch],
+) -> f64 {
+    let k_out = SCALE as f32 / a.scale;
+    let part = batch.len().div_ceil(grads.len());
+    let losses: Vec<f64> = std::thread::scope(|s| {
+        let hs: Vec<_> = batch
+            .chunks(part)
+            .zip(grads.iter_mut().zip(scratch.iter_mut()))
+            .enumerate()
+            .map(|(t, (chunk, (g, sc)))| {
+                let base = base + (t * part) as u64;
+                s.spawn(move || {
+                    g.iter_mut().for_each(|x| *x = 0.0);
+                    let mut l = 0f64;
+                    for (i, r) in chunk.iter().enumerate() {
+                        let mirror = !a.no_mirror && coin(base + i as u64, epoch, a.seed);
+                        let smp = Sample::of(net.layout, r, mirror, a.lambda, a.scale);
+                        l += model::sample_loss(net, &smp, k_out, sc, Some(g)) as f64;
+                    }
+                    l
+                })
+            })
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap_or(0.0)).collect()
+    });
+    let (first, rest) = grads.split_at_mut(1);
+    let g0 = &mut first[0];
+    for g in rest.iter().take(losses.len() - 1) {
+        for (x, y) in g0.iter_mut().zip(g) {
+            *x += y;
+        }
+    }
+    let inv = 1.0 / batch.len() as f32;
+    g0.iter_mut().for_each(|x| *x *= inv);
+    losses.iter().sum()
+}
+
 /// Trains on `data` as `a` says, reporting to `log`; returns the net and each epoch's figures.
 pub fn train(a: &TrainArgs, data: &mut Dataset, log: &mut dyn Write) -> anyhow::Result<(Net, Vec<EpochReport>)> {
     if !a.hidden.is_multiple_of(16) || !(16..=1024).contains(&a.hidden) {
@@ -275,7 +264,7 @@ pub fn train(a: &TrainArgs, data: &mut Dataset, log: &mut dyn Write) -> anyhow::
     if !(0.0..=1.0).contains(&a.lambda) || !(0.0..1.0).contains(&a.val_fraction) {
         bail!("--lambda must be in 0..=1 and --val-fraction in 0..1");
     }
-    if data.train.is_empty() {
+    if data.train_positions == 0 {
         bail!(
             "no training positions left after filtering ({} read, {} skipped)",
             data.read,
@@ -326,7 +315,7 @@ pub fn train(a: &TrainArgs, data: &mut Dataset, log: &mut dyn Write) -> anyhow::
         data.games,
         data.read,
         data.skipped,
-        data.train.len(),
+        data.train_positions,
         data.valid.len(),
         a.arch.layout(),
         a.hidden,
@@ -339,68 +328,54 @@ pub fn train(a: &TrainArgs, data: &mut Dataset, log: &mut dyn Write) -> anyhow::
         let v = mean_loss(&net, &data.valid, a, threads);
         writeln!(log, "epoch 0: val loss {v:.6}")?;
     }
-    let k_out = SCALE as f32 / a.scale;
     let nparams = net.params.len();
     let mut grads: Vec<Vec<f32>> = (0..threads).map(|_| vec![0f32; nparams]).collect();
     let mut scratch: Vec<Scratch> = (0..threads).map(|_| Scratch::new(a.hidden)).collect();
-    let steps_per_epoch = data.train.len().div_ceil(a.batch_size);
+    let steps_per_epoch = data.train_positions.div_ceil(a.batch_size);
     let total_steps = (steps_per_epoch * a.epochs as usize).max(1);
+    let window = a.window.max(a.batch_size);
+    let mut buf: Vec<PackedRecord> = Vec::new();
     let mut reports = Vec::new();
     let mut best: Option<(f64, u32, Net)> = None;
     for epoch in first_epoch..=a.epochs {
         let t0 = Instant::now();
         let mut rng = rand::rngs::StdRng::seed_from_u64(a.seed ^ (epoch as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
-        data.train.shuffle(&mut rng);
+        let mut order: Vec<u32> = (0..data.train_games.len() as u32).collect();
+        order.shuffle(&mut rng);
+        let (mut next, mut start, mut b) = (0usize, 0usize, 0usize);
+        buf.clear();
         let mut loss_sum = 0f64;
         let mut lr = a.lr;
-        for (b, batch) in data.train.chunks(a.batch_size).enumerate() {
+        loop {
+            if buf.len() - start < a.batch_size && next < order.len() {
+                // The rest of the window joins the next one, shuffled together.
+                buf.drain(..start);
+                start = 0;
+                next = data.fill(a, &order, next, window, threads, &mut buf)?;
+                buf.shuffle(&mut rng);
+                continue;
+            }
+            if start == buf.len() {
+                break;
+            }
+            let batch = &buf[start..(start + a.batch_size).min(buf.len())];
             let step = (epoch as usize - 1) * steps_per_epoch + b;
             lr = learning_rate(a, step as f64 / total_steps as f64);
-            let part = batch.len().div_ceil(threads);
-            let net_ref = &net;
-            let losses: Vec<f64> = std::thread::scope(|s| {
-                let hs: Vec<_> = batch
-                    .chunks(part)
-                    .zip(grads.iter_mut().zip(scratch.iter_mut()))
-                    .enumerate()
-                    .map(|(t, (chunk, (g, sc)))| {
-                        let base = (b * a.batch_size + t * part) as u64;
-                        s.spawn(move || {
-                            g.iter_mut().for_each(|x| *x = 0.0);
-                            let mut l = 0f64;
-                            for (i, r) in chunk.iter().enumerate() {
-                                let mirror = !a.no_mirror && coin(base + i as u64, epoch, a.seed);
-                                let smp = Sample::of(net_ref.layout, r, mirror, a.lambda, a.scale);
-                                l += model::sample_loss(net_ref, &smp, k_out, sc, Some(g)) as f64;
-                            }
-                            l
-                        })
-                    })
-                    .collect();
-                hs.into_iter().map(|h| h.join().unwrap_or(0.0)).collect()
-            });
-            let used = losses.len();
-            loss_sum += losses.iter().sum::<f64>();
-            let (first, rest) = grads.split_at_mut(1);
-            let g0 = &mut first[0];
-            for g in rest.iter().take(used - 1) {
-                for (x, y) in g0.iter_mut().zip(g) {
-                    *x += y;
-                }
-            }
-            let inv = 1.0 / batch.len() as f32;
-            g0.iter_mut().for_each(|x| *x *= inv);
-            adam.step(&mut net.params, g0, lr);
+            let base = (b * a.batch_size) as u64;
+            loss_sum += batch_gradient(&net, batch, base, epoch, a, &mut grads, &mut scratch);
+            adam.step(&mut net.params, &grads[0], lr);
             net.clip();
+            start += batch.len();
+            b += 1;
         }
         let train_secs = t0.elapsed().as_secs_f64();
-        let train_loss = loss_sum / data.train.len() as f64;
+        let train_loss = loss_sum / data.train_positions as f64;
         let val_loss = (!data.valid.is_empty()).then(|| mean_loss(&net, &data.valid, a, threads));
         let r = EpochReport {
             epoch,
             train_loss,
             val_loss,
-            positions_per_s: data.train.len() as f64 / train_secs.max(1e-9),
+            positions_per_s: data.train_positions as f64 / train_secs.max(1e-9),
             seconds: train_secs,
         };
         writeln!(

@@ -533,89 +533,201 @@ impl DataFile {
     }
 }
 
-/// Parses the bytes of a data file. A torn last chunk (a header or body cut short) is
-/// reported in `torn_tail` and ignored; anything else wrong is an error naming the byte offset.
+/// Where one whole chunk (one game) lies in a file: its header's byte offset, its length
+/// with the header, and its number of positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChunkSpan {
+    pub offset: u64,
+    pub len: u32,
+    pub count: u16,
+}
+
+/// A chunk header's fields, read and checked (not yet the body's checksum).
+#[derive(Clone, Copy)]
+struct Header {
+    version: u16,
+    count: usize,
+    body_len: usize,
+    stored: u32,
+}
+
+/// Reads the header at the start of `h` (at least [`HEADER_SIZE`] bytes), at byte `o`.
+fn header(h: &[u8], o: u64) -> Result<Header, DataError> {
+    if h[0..4] != MAGIC {
+        return Err(DataError::Magic { offset: o });
+    }
+    let word = |i: usize| u32::from_le_bytes([h[i], h[i + 1], h[i + 2], h[i + 3]]);
+    let version = u16::from_le_bytes([h[4], h[5]]);
+    let (count, body_len) = match version {
+        VERSION => {
+            let size = u16::from_le_bytes([h[6], h[7]]);
+            if size as usize != RECORD_SIZE {
+                return Err(DataError::RecordSize { offset: o, size });
+            }
+            let count = word(8);
+            if count == 0 || count as usize > MAX_CHUNK_RECORDS {
+                return Err(DataError::Count { offset: o, count });
+            }
+            (count as usize, count as usize * RECORD_SIZE)
+        }
+        VERSION_COMPACT => {
+            let count = u16::from_le_bytes([h[6], h[7]]);
+            if count == 0 {
+                return Err(DataError::Count { offset: o, count: 0 });
+            }
+            (count as usize, word(8) as usize)
+        }
+        _ => return Err(DataError::Version { offset: o, version }),
+    };
+    Ok(Header {
+        version,
+        count,
+        body_len,
+        stored: word(12),
+    })
+}
+
+/// Checks a chunk body against its header's checksum.
+fn check_body(h: &Header, body: &[u8], o: u64) -> Result<(), DataError> {
+    let computed = fnv1a(body);
+    if computed != h.stored {
+        return Err(DataError::Checksum {
+            offset: o,
+            stored: h.stored,
+            computed,
+        });
+    }
+    Ok(())
+}
+
+/// What a torn header (fewer than [`HEADER_SIZE`] bytes left at byte `o`) is, or an error if
+/// its bytes do not even start like a header.
+fn torn_header(rest: &[u8], o: u64) -> Result<String, DataError> {
+    let n = rest.len().min(4);
+    if rest[..n] != MAGIC[..n] {
+        return Err(DataError::Magic { offset: o });
+    }
+    Ok(format!("{} bytes of a chunk header at byte {o}", rest.len()))
+}
+
+fn torn_body(h: &Header, have: usize, o: u64) -> String {
+    format!(
+        "a chunk at byte {o} of {} positions has {have} of its {} body bytes",
+        h.count, h.body_len
+    )
+}
+
+/// How a file's chunks ended: the bytes of its whole chunks (the length a repaired file has),
+/// and a description of the torn last chunk that was ignored, if any.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ScanEnd {
+    pub valid_len: u64,
+    pub torn_tail: Option<String>,
+}
+
+/// Reads a data file's whole chunks one at a time from `r`, each checksummed, without holding
+/// more than one: `f` gets each chunk's span and bytes (header and body; [`decode_chunk`]
+/// decodes them). A torn last chunk is described in the result and ignored; anything else
+/// wrong is an error naming the byte offset, as is an error of `f`.
+pub fn scan<R: std::io::Read>(
+    mut r: R,
+    mut f: impl FnMut(ChunkSpan, &[u8]) -> Result<(), DataError>,
+) -> Result<ScanEnd, DataError> {
+    let mut end = ScanEnd::default();
+    let mut buf = Vec::new();
+    loop {
+        let o = end.valid_len;
+        buf.resize(HEADER_SIZE, 0);
+        let got = read_full(&mut r, &mut buf)?;
+        if got == 0 {
+            return Ok(end);
+        }
+        if got < HEADER_SIZE {
+            end.torn_tail = Some(torn_header(&buf[..got], o)?);
+            return Ok(end);
+        }
+        let h = header(&buf, o)?;
+        buf.resize(HEADER_SIZE + h.body_len, 0);
+        let got = read_full(&mut r, &mut buf[HEADER_SIZE..])?;
+        if got < h.body_len {
+            end.torn_tail = Some(torn_body(&h, got, o));
+            return Ok(end);
+        }
+        check_body(&h, &buf[HEADER_SIZE..], o)?;
+        let span = ChunkSpan {
+            offset: o,
+            len: buf.len() as u32,
+            count: h.count as u16,
+        };
+        f(span, &buf)?;
+        end.valid_len += buf.len() as u64;
+    }
+}
+
+/// Fills `buf` from `r` as far as the input goes; the bytes read.
+fn read_full<R: std::io::Read>(r: &mut R, buf: &mut [u8]) -> Result<usize, DataError> {
+    let mut n = 0;
+    while n < buf.len() {
+        match r.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(DataError::Io(format!("cannot read: {e}"))),
+        }
+    }
+    Ok(n)
+}
+
+/// Decodes one whole chunk (header and body, as [`scan`] gave it, from byte `offset` of its
+/// file), checksum included, appending its records to `out`.
+pub fn decode_chunk(chunk: &[u8], offset: u64, out: &mut Vec<PackedRecord>) -> Result<(), DataError> {
+    if chunk.len() < HEADER_SIZE {
+        return Err(DataError::Io(format!(
+            "the chunk at byte {offset} is cut short: {}",
+            torn_header(chunk, offset)?
+        )));
+    }
+    let h = header(chunk, offset)?;
+    if chunk.len() != HEADER_SIZE + h.body_len {
+        return Err(DataError::Io(format!(
+            "the chunk at byte {offset} is {} bytes, its header says {}",
+            chunk.len(),
+            HEADER_SIZE + h.body_len
+        )));
+    }
+    check_body(&h, &chunk[HEADER_SIZE..], offset)?;
+    decode_body(&h, &chunk[HEADER_SIZE..], offset, out)
+}
+
+/// Decodes a checked chunk body into `out`.
+fn decode_body(h: &Header, body: &[u8], o: u64, out: &mut Vec<PackedRecord>) -> Result<(), DataError> {
+    if h.version == VERSION {
+        for (i, rb) in body.chunks_exact(RECORD_SIZE).enumerate() {
+            let mut a = [0u8; RECORD_SIZE];
+            a.copy_from_slice(rb);
+            Record::decode(&a).map_err(|error| DataError::Record {
+                offset: o + (HEADER_SIZE + i * RECORD_SIZE) as u64,
+                error,
+            })?;
+            out.push(PackedRecord(a));
+        }
+        Ok(())
+    } else {
+        compact::decode(body, h.count, out).map_err(|error| DataError::Compact { offset: o, error })
+    }
+}
+
+/// Parses the bytes of a data file: every whole chunk decoded (see [`scan`]).
 pub fn parse(bytes: &[u8]) -> Result<DataFile, DataError> {
     let mut out = DataFile::default();
-    let mut off = 0usize;
-    while off < bytes.len() {
-        let rest = &bytes[off..];
-        let o = off as u64;
-        if rest.len() < HEADER_SIZE {
-            // A torn header must still start like one.
-            if rest[..rest.len().min(4)] != MAGIC[..rest.len().min(4)] {
-                return Err(DataError::Magic { offset: o });
-            }
-            out.torn_tail = Some(format!("{} bytes of a chunk header at byte {o}", rest.len()));
-            break;
-        }
-        if rest[0..4] != MAGIC {
-            return Err(DataError::Magic { offset: o });
-        }
-        let version = u16::from_le_bytes([rest[4], rest[5]]);
-        let (count, body_len, stored) = match version {
-            VERSION => {
-                let size = u16::from_le_bytes([rest[6], rest[7]]);
-                if size as usize != RECORD_SIZE {
-                    return Err(DataError::RecordSize { offset: o, size });
-                }
-                let count = u32::from_le_bytes([rest[8], rest[9], rest[10], rest[11]]);
-                if count == 0 || count as usize > MAX_CHUNK_RECORDS {
-                    return Err(DataError::Count { offset: o, count });
-                }
-                (
-                    count as usize,
-                    count as usize * RECORD_SIZE,
-                    u32::from_le_bytes([rest[12], rest[13], rest[14], rest[15]]),
-                )
-            }
-            VERSION_COMPACT => {
-                let count = u16::from_le_bytes([rest[6], rest[7]]);
-                if count == 0 {
-                    return Err(DataError::Count { offset: o, count: 0 });
-                }
-                let len = u32::from_le_bytes([rest[8], rest[9], rest[10], rest[11]]) as usize;
-                (
-                    count as usize,
-                    len,
-                    u32::from_le_bytes([rest[12], rest[13], rest[14], rest[15]]),
-                )
-            }
-            _ => return Err(DataError::Version { offset: o, version }),
-        };
-        if rest.len() < HEADER_SIZE + body_len {
-            out.torn_tail = Some(format!(
-                "a chunk at byte {o} of {count} positions has {} of its {body_len} body bytes",
-                rest.len() - HEADER_SIZE
-            ));
-            break;
-        }
-        let body = &rest[HEADER_SIZE..HEADER_SIZE + body_len];
-        let computed = fnv1a(body);
-        if computed != stored {
-            return Err(DataError::Checksum {
-                offset: o,
-                stored,
-                computed,
-            });
-        }
+    let end = scan(bytes, |span, chunk| {
+        // `scan` checked the header and the checksum.
         out.chunk_starts.push(out.records.len());
-        if version == VERSION {
-            for (i, rb) in body.chunks_exact(RECORD_SIZE).enumerate() {
-                let mut a = [0u8; RECORD_SIZE];
-                a.copy_from_slice(rb);
-                Record::decode(&a).map_err(|error| DataError::Record {
-                    offset: o + (HEADER_SIZE + i * RECORD_SIZE) as u64,
-                    error,
-                })?;
-                out.records.push(PackedRecord(a));
-            }
-        } else {
-            compact::decode(body, count, &mut out.records).map_err(|error| DataError::Compact { offset: o, error })?;
-        }
-        off += HEADER_SIZE + body_len;
-        out.valid_len = off as u64;
-    }
+        let h = header(chunk, span.offset)?;
+        decode_body(&h, &chunk[HEADER_SIZE..], span.offset, &mut out.records)
+    })?;
+    out.valid_len = end.valid_len;
+    out.torn_tail = end.torn_tail;
     Ok(out)
 }
 
