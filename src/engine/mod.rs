@@ -490,8 +490,14 @@ impl<W: Write> Engine<W> {
                 let Some(r) = self.running.as_mut().filter(|r| r.id == id) else {
                     return Ok(());
                 };
+                #[cfg(feature = "stats")]
+                let stats = result.stats.lines();
                 r.result = Some(*result);
                 let holds = r.holds();
+                #[cfg(feature = "stats")]
+                for line in stats {
+                    self.say(&format!("info string stats {line}"))?;
+                }
                 if let Some(text) = failure {
                     self.error(&format!(
                         "the search failed ({}); playing a fallback move",

@@ -17,6 +17,17 @@ use crate::eval;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+/// Counts into the thread's [`super::stats::SearchStats`] in builds with the feature `stats`;
+/// expands to nothing otherwise, so the shipped search carries no counter.
+macro_rules! stat {
+    ($w:expr, $($t:tt)*) => {
+        #[cfg(feature = "stats")]
+        {
+            $w.td.stats.$($t)*;
+        }
+    };
+}
+
 /// Per-ply state of the current line.
 #[derive(Clone, Copy, Default)]
 pub(super) struct Frame {
@@ -46,6 +57,9 @@ pub(super) struct ThreadData {
     lmr_params: (i32, i32),
     /// The evaluation, with its accumulators along the current line.
     pub(super) eval: eval::Evaluator,
+    /// What the last search did, counted (feature `stats`).
+    #[cfg(feature = "stats")]
+    pub(super) stats: super::stats::SearchStats,
 }
 
 impl ThreadData {
@@ -59,6 +73,8 @@ impl ThreadData {
             lmr: Box::new([[0u8; 64]; 64]),
             lmr_params: (0, 0),
             eval: eval::Evaluator::new(),
+            #[cfg(feature = "stats")]
+            stats: Default::default(),
         };
         td.build_lmr();
         td
@@ -78,6 +94,10 @@ impl ThreadData {
     /// Before a search: in tune builds, rebuilds the reduction table when `setoption` changed
     /// its parameters (elsewhere they are constants).
     pub(super) fn prepare(&mut self) {
+        #[cfg(feature = "stats")]
+        {
+            self.stats = Default::default();
+        }
         if cfg!(feature = "tune") && self.lmr_params != (lmr_base(), lmr_div()) {
             self.build_lmr();
         }
@@ -424,6 +444,9 @@ impl<'a> Worker<'a> {
             if self.stopped {
                 return;
             }
+            if v <= alpha || v >= beta {
+                stat!(self, aspiration_fails += 1);
+            }
             let bound = if v <= alpha {
                 beta = (alpha + beta) / 2;
                 alpha = (v - delta).max(-INFINITY);
@@ -648,6 +671,7 @@ impl<'a> Worker<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply);
+        stat!(self, nodes[super::stats::node_kind(PV, cut)] += 1);
         if let Some(v) = self.rules(ply) {
             return v;
         }
@@ -665,6 +689,8 @@ impl<'a> Worker<'a> {
         let key = self.pos.key();
         let excluded = self.td.stack[ply].excluded;
         let hit = self.sh.tt.probe(key);
+        stat!(self, tt_probes += 1);
+        stat!(self, tt_hits += hit.is_some() as u64);
         let tt_score = hit.map_or(0, |h| score_from_tt(h.score, ply));
         let tt_move = hit.and_then(|h| h.mv).filter(|&m| self.pos.is_legal(m));
         let tt_capture = tt_move.is_some_and(|m| self.pos.is_capture(m));
@@ -693,6 +719,7 @@ impl<'a> Worker<'a> {
                         self.td.hist.update(side, p, m, ctx, -stat_bonus(depth));
                     }
                 }
+                stat!(self, tt_cutoffs += 1);
                 return tt_score;
             }
         }
@@ -756,12 +783,15 @@ impl<'a> Worker<'a> {
                 && eval - (rfp_margin() * depth - rfp_improving() * improving as i32) >= beta
                 && eval.abs() < DECISIVE_BOUND
             {
+                stat!(self, rfp += 1);
                 return eval;
             }
             // Razoring: far below alpha, see whether captures can save it.
             if depth <= 3 && alpha.abs() < DECISIVE_BOUND && eval + razor_base() + razor_mul() * depth < alpha {
+                stat!(self, razor_tries += 1);
                 let v = self.qsearch::<false>(alpha, alpha + 1, ply, false);
                 if v <= alpha {
+                    stat!(self, razor_cuts += 1);
                     return v;
                 }
             }
@@ -779,6 +809,7 @@ impl<'a> Worker<'a> {
                 let r = nmp_r_base() + depth / nmp_r_depth_div() + ((eval - beta) / nmp_r_eval_div()).min(3);
                 self.td.stack[ply].mv = None;
                 self.td.stack[ply].piece = None;
+                stat!(self, nmp_tries += 1);
                 self.make_null();
                 self.count_node();
                 let v = -self.search::<false>(depth - r, -beta, -beta + 1, ply + 1, !cut);
@@ -789,13 +820,16 @@ impl<'a> Worker<'a> {
                 if v >= beta {
                     let v = if v >= DECISIVE_BOUND { beta } else { v };
                     if self.nmp_min_ply > 0 || depth < 14 {
+                        stat!(self, nmp_cuts += 1);
                         return v;
                     }
+                    stat!(self, nmp_verifications += 1);
                     self.nmp_min_ply = ply + 3 * (depth - r).max(0) as usize / 4;
                     self.nmp_side = side;
                     let w = self.search::<false>(depth - r, beta - 1, beta, ply, false);
                     self.nmp_min_ply = 0;
                     if w >= beta {
+                        stat!(self, nmp_cuts += 1);
                         return v;
                     }
                 }
@@ -804,7 +838,9 @@ impl<'a> Worker<'a> {
 
         // Internal iterative reductions: without a hash move this node is probably poorly ordered.
         let mut depth = depth;
+        stat!(self, tt_moves += tt_move.is_some() as u64);
         if tt_move.is_none() && excluded.is_none() {
+            stat!(self, iir += (PV || (cut && depth >= 7)) as u64);
             if PV {
                 depth -= 2;
                 if depth <= 0 {
@@ -830,6 +866,7 @@ impl<'a> Worker<'a> {
         let mut quiets = MoveList::new();
         let mut captures = MoveList::new();
         let orig_alpha = alpha;
+        stat!(self, looped[super::stats::node_kind(PV, cut)] += 1);
 
         while let Some(mv) = picker.next(&self.pos, &self.td.hist) {
             if Some(mv) == excluded {
@@ -871,13 +908,22 @@ impl<'a> Worker<'a> {
                     {
                         if !picker.gives_check(&self.pos, mv) {
                             if late {
+                                stat!(self, lmp += 1);
                                 picker.skip_quiets();
+                            } else if bad_history {
+                                stat!(self, hist_prune += 1);
+                            } else if futile {
+                                stat!(self, futility += 1);
+                            } else {
+                                stat!(self, see_quiet += 1);
                             }
                             continue;
                         }
                         if !see_ge(&self.pos, mv, -see_capture() * depth) {
+                            stat!(self, see_quiet += 1);
                             continue;
                         }
+                        stat!(self, check_kept += 1);
                     }
                 } else if (!picker.last_was_good_capture() && !see_ge(&self.pos, mv, -see_capture() * depth))
                     || (lmr_depth < 8
@@ -887,6 +933,14 @@ impl<'a> Worker<'a> {
                         && !picker.gives_check(&self.pos, mv))
                 {
                     // A losing capture, or one whose victim cannot lift the score to alpha.
+                    #[cfg(feature = "stats")]
+                    {
+                        if !picker.last_was_good_capture() && !see_ge(&self.pos, mv, -see_capture() * depth) {
+                            self.td.stats.see_capture += 1;
+                        } else {
+                            self.td.stats.cap_futility += 1;
+                        }
+                    }
                     continue;
                 }
             }
@@ -908,6 +962,7 @@ impl<'a> Worker<'a> {
             });
             let mut se_ext = None;
             if singular.is_some() {
+                stat!(self, se_tries += 1);
                 let s_beta = tt_score - se_margin() * depth / 16;
                 self.td.stack[ply].excluded = Some(mv);
                 let v = self.search::<false>((depth - 1) / 2, s_beta - 1, s_beta, ply, cut);
@@ -927,6 +982,7 @@ impl<'a> Worker<'a> {
                         1
                     }
                 } else if v >= beta && v.abs() < DECISIVE_BOUND {
+                    stat!(self, multicut += 1);
                     return v;
                 } else if tt_score >= beta || cut {
                     -2
@@ -954,6 +1010,19 @@ impl<'a> Worker<'a> {
                 None => check_ext,
             };
             self.td.stack[ply + 1].multi_ext = self.td.stack[ply].multi_ext + (ext >= 2) as u8;
+            stat!(self, moves_searched += 1);
+            #[cfg(feature = "stats")]
+            {
+                match se_ext {
+                    Some(e) if e > 0 => self.td.stats.se_ext[e as usize - 1] += 1,
+                    Some(e) if e < 0 => self.td.stats.se_negative += 1,
+                    _ => {}
+                }
+                if check_ext > 0 && se_ext.is_none_or(|e| e <= 0) {
+                    self.td.stats.check_ext += 1;
+                    self.td.stats.check_ext_shallow += (depth <= 4) as u64;
+                }
+            }
             let new_depth = depth - 1 + ext;
             let mut v;
             if searched == 0 {
@@ -963,8 +1032,15 @@ impl<'a> Worker<'a> {
                 r += 2 * cut as i32 + tt_capture as i32 - PV as i32;
                 r -= gives_check as i32 + is_killer as i32;
                 r -= (hist_score - lmr_hist_offset()) / lmr_hist_div();
-                // A negative reduction may extend by one ply.
-                let d = (new_depth - r).clamp(1, new_depth + 1);
+                // A negative reduction never extends: late moves searched a ply deeper than the
+                // first one (7–18 % of the reduced searches) doubled the tree at a fixed depth
+                // (docs/search.md).
+                let d = (new_depth - r).clamp(1, new_depth);
+                stat!(self, lmr_searches += 1);
+                stat!(
+                    self,
+                    lmr_reduction[(new_depth - d + 1).clamp(0, super::stats::LMR_BUCKETS as i32 - 1) as usize] += 1
+                );
                 v = -self.search::<false>(d, -alpha - 1, -alpha, ply + 1, true);
                 if v > alpha && d < new_depth {
                     // Deeper when the reduced search beat alpha by a margin, shallower when it
@@ -973,7 +1049,9 @@ impl<'a> Worker<'a> {
                     let shallower = v < best + new_depth;
                     let full = new_depth + deeper as i32 - shallower as i32;
                     if full > d {
+                        stat!(self, lmr_researches += 1);
                         v = -self.search::<false>(full, -alpha - 1, -alpha, ply + 1, !cut);
+                        stat!(self, lmr_research_fail_high += (v > alpha) as u64);
                     }
                     if let (Some(p), false) = (piece, capture) {
                         let b = if v > alpha { stat_bonus(full) } else { -stat_bonus(full) };
@@ -981,11 +1059,14 @@ impl<'a> Worker<'a> {
                     }
                 }
                 if PV && v > alpha && v < beta {
+                    stat!(self, pvs_researches += 1);
                     v = -self.search::<true>(new_depth, -beta, -alpha, ply + 1, false);
                 }
             } else {
+                stat!(self, zw_searches += 1);
                 v = -self.search::<false>(new_depth, -alpha - 1, -alpha, ply + 1, !cut);
                 if PV && v > alpha && v < beta {
+                    stat!(self, pvs_researches += 1);
                     v = -self.search::<true>(new_depth, -beta, -alpha, ply + 1, false);
                 }
             }
@@ -1002,6 +1083,7 @@ impl<'a> Worker<'a> {
                         self.update_pv(ply, mv);
                     }
                     if v >= beta {
+                        stat!(self, cutoff_at[super::stats::cutoff_bucket(searched)] += 1);
                         break;
                     }
                     alpha = v;
@@ -1053,6 +1135,15 @@ impl<'a> Worker<'a> {
         } else {
             TtBound::Upper
         };
+        #[cfg(feature = "stats")]
+        {
+            let t = super::stats::node_kind(PV, cut);
+            match bound {
+                TtBound::Lower => self.td.stats.fail_high[t] += 1,
+                TtBound::Upper => self.td.stats.fail_low[t] += 1,
+                TtBound::Exact => {}
+            }
+        }
         if excluded.is_some() {
             // A singular search's verdict leaves a move out: nothing to keep.
             return best;
@@ -1105,11 +1196,15 @@ impl<'a> Worker<'a> {
             return v;
         }
         let in_check = self.pos.in_check();
+        stat!(self, qs_nodes += 1);
+        stat!(self, qs_in_check += in_check as u64);
         if ply >= MAX_PLY - 2 {
             return if in_check { 0 } else { self.static_eval() };
         }
         let key = self.pos.key();
         let hit = self.sh.tt.probe(key);
+        stat!(self, qs_tt_probes += 1);
+        stat!(self, qs_tt_hits += hit.is_some() as u64);
         if let Some(h) = hit {
             let s = score_from_tt(h.score, ply);
             if !PV
@@ -1119,6 +1214,7 @@ impl<'a> Worker<'a> {
                     TtBound::Upper => s <= alpha,
                 }
             {
+                stat!(self, qs_tt_cutoffs += 1);
                 return s;
             }
         }
@@ -1160,9 +1256,11 @@ impl<'a> Worker<'a> {
                         || (stand + qs_delta() <= alpha && !see_ge(&self.pos, mv, 1))
                 };
                 if futile() && !picker.gives_check(&self.pos, mv) {
+                    stat!(self, qs_futile += 1);
                     continue;
                 }
                 if !see_ge(&self.pos, mv, 0) {
+                    stat!(self, qs_see += 1);
                     continue;
                 }
             }
@@ -1204,6 +1302,7 @@ impl<'a> Worker<'a> {
                 self.make(mv);
                 self.td.stack[ply].mv = Some(mv);
                 self.td.stack[ply].piece = self.pos.piece_at(mv.to());
+                stat!(self, qs_quiet_checks += 1);
                 self.count_node();
                 let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, false);
                 self.unmake();

@@ -6,6 +6,7 @@
 //! static evaluation), `params` (the search's tunable numbers), `see` (static exchange evaluation),
 //! `tt` (the shared lock-free transposition table), `time` (soft and hard time limits),
 //! `skill` (strength levels: a limited search and a weighted choice among its best lines),
+//! `stats` (counts of what the search did, in builds with the feature `stats`),
 //! and this file: the public API and Lazy SMP (threads sharing the table).
 
 mod alphabeta;
@@ -14,6 +15,7 @@ pub mod movepick;
 pub mod params;
 pub mod see;
 pub mod skill;
+pub mod stats;
 pub mod time;
 pub mod tt;
 
@@ -180,6 +182,9 @@ pub struct SearchResult {
     /// With MultiPV > 1: every line of the last completed iteration, best first (what
     /// [`skill::Skill::pick`] chooses from). Empty otherwise.
     pub lines: Vec<RootLine>,
+    /// What the search did, counted (feature `stats`).
+    #[cfg(feature = "stats")]
+    pub stats: stats::SearchStats,
 }
 
 /// One root move's line of a completed iteration.
@@ -275,6 +280,8 @@ impl Searcher {
                 depth: 0,
                 nodes: 0,
                 lines: Vec::new(),
+                #[cfg(feature = "stats")]
+                stats: Default::default(),
             };
         }
         self.tt.new_search();
@@ -322,6 +329,11 @@ impl Searcher {
             depth: outcome.depth,
             lines: outcome.lines,
             nodes: shared.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum(),
+            #[cfg(feature = "stats")]
+            stats: self.threads.iter().fold(stats::SearchStats::default(), |mut s, td| {
+                s.add(&td.stats);
+                s
+            }),
         }
     }
 }

@@ -108,6 +108,8 @@ pub fn bench_with(depth: Option<u32>, net: Option<Arc<Network>>, out: &mut dyn W
         ..Default::default()
     };
     let mut total = 0u64;
+    #[cfg(feature = "stats")]
+    let mut stats = crate::search::stats::SearchStats::default();
     let start = Instant::now();
     for (i, fen) in POSITIONS.iter().enumerate() {
         let pos = match Position::from_fen(fen) {
@@ -122,6 +124,8 @@ pub fn bench_with(depth: Option<u32>, net: Option<Arc<Network>>, out: &mut dyn W
         let t = Instant::now();
         let r = searcher.search(&pos, &limits, &Control::default(), &mut Silent);
         total += r.nodes;
+        #[cfg(feature = "stats")]
+        stats.add(&r.stats);
         let best = r.best.map_or_else(|| "(none)".to_string(), |m| m.to_string());
         writeln!(
             out,
@@ -134,6 +138,10 @@ pub fn bench_with(depth: Option<u32>, net: Option<Arc<Network>>, out: &mut dyn W
         )?;
     }
     let ms = start.elapsed().as_millis().max(1) as u64;
+    #[cfg(feature = "stats")]
+    for line in stats.lines() {
+        writeln!(out, "Stats: {line}")?;
+    }
     writeln!(out, "Total time (ms) : {ms}")?;
     writeln!(out, "Nodes searched  : {total}")?;
     writeln!(out, "Nodes/second    : {}", total * 1000 / ms)?;
