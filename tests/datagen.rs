@@ -449,3 +449,42 @@ fn a_corrupt_compact_chunk_is_refused_naming_the_fault() {
     assert_eq!(d.chunks(), 1);
     assert!(d.torn_tail.unwrap().contains(&format!("byte {first_end}")));
 }
+
+#[test]
+fn check_reports_a_whole_file_and_refuses_a_torn_or_corrupt_one() {
+    let path = temp_path("check.bin");
+    let sum = small_set_in(&path, "3", "9", "compact");
+    let run = |p: &Path| {
+        Command::new(CHARIOT)
+            .args(["datagen", "--check", p.to_str().unwrap()])
+            .output()
+            .unwrap()
+    };
+    let out = run(&path);
+    assert!(out.status.success());
+    let line = String::from_utf8(out.stdout).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    assert!(line.contains(&format!("\"positions\":{}", sum.positions)), "{line}");
+    assert!(line.contains(&format!("\"games\":{}", sum.games)), "{line}");
+    assert!(line.contains(&format!("\"bytes\":{}", bytes.len())), "{line}");
+    assert!(
+        line.contains(&format!("\"fnv1a\":\"{:08x}\"", format::fnv1a(&bytes))),
+        "{line}"
+    );
+    let torn = temp_path("check-torn.bin");
+    std::fs::write(&torn, &bytes[..bytes.len() - 3]).unwrap();
+    let out = run(&torn);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("torn chunk"));
+    let mut bad = bytes.clone();
+    bad[HEADER_SIZE + 2] ^= 0x40;
+    let corrupt = temp_path("check-bad.bin");
+    std::fs::write(&corrupt, &bad).unwrap();
+    let out = run(&corrupt);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("checksum"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -320,3 +320,191 @@ fn ctrl_c_prints_results_so_far() {
     assert!(d > 0 && w == 0 && l == 0, "{text}");
     assert_eq!(game_lines(&text).len() as u32, d);
 }
+
+#[test]
+fn an_option_the_engine_refuses_stops_the_match() {
+    let good = engine(&format!("{BROKEN} good"), "good");
+    let picky = |opt: &str| {
+        let mut e = engine(&format!("{BROKEN} picky"), "picky").to_vec();
+        e.push(format!("option.{opt}"));
+        e
+    };
+    // Accepted values play.
+    let (out, stdout, stderr) = run_v(&args_of(
+        &[&picky("Hash=64"), &good],
+        &["--tc", "depth=1", "--max-plies", "6"],
+    ));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert_eq!(game_lines(&stdout).len(), 2, "{stdout}");
+    for (opt, said) in [
+        ("Hash=huge", "info string ERROR: Hash: invalid value 'huge'"),
+        ("Threads=2", "No such option: Threads"),
+        ("EvalFile=/no/such/net.nnue", "was not loaded successfully"),
+    ] {
+        let (out, stdout, stderr) = run_v(&args_of(&[&good, &picky(opt)], &["--tc", "depth=1"]));
+        assert!(!out.status.success(), "{opt}: {stdout}");
+        let name = opt.split('=').next().unwrap();
+        assert!(
+            stderr.contains(&format!("engine 'picky' rejected option '{name}'")) && stderr.contains(said),
+            "{opt}: {stderr}"
+        );
+        assert!(game_lines(&stdout).is_empty(), "{opt}: a game was played: {stdout}");
+    }
+    // Chariot itself: a net file that is not there.
+    let mut bad_net = engine(CHARIOT, "chariot").to_vec();
+    bad_net.push("option.EvalFile=/no/such/net.bin".into());
+    let (out, _, stderr) = run_v(&args_of(&[&bad_net, &good], &["--tc", "nodes=100"]));
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("engine 'chariot' rejected option 'EvalFile'") && stderr.contains("info string error:"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn each_engine_keeps_its_own_clock() {
+    let pgn = temp_file("odds.pgn", "");
+    let mut slow = engine(&format!("{BROKEN} good"), "fast").to_vec();
+    slow.push("tc=2+0.2".into());
+    let v = args_of(
+        &[&slow, &engine(&format!("{BROKEN} good"), "plain")],
+        &["--tc", "1+0.1", "--max-plies", "8", "--pgn", pgn.to_str().unwrap()],
+    );
+    let (out, stdout, stderr) = run_v(&v);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.contains("tc fast 2+0.2, plain 1+0.1"), "{stdout}");
+    assert!(stdout.contains("  Clock: fast (2+0.2) "), "{stdout}");
+    assert!(stdout.contains("  Clock: plain (1+0.1) "), "{stdout}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(
+        text.contains("[RedTimeControl \"2+0.2\"]\n[BlackTimeControl \"1+0.1\"]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[RedTimeControl \"1+0.1\"]\n[BlackTimeControl \"2+0.2\"]"),
+        "{text}"
+    );
+    // Both at the same control: one tag.
+    let same = args_of(
+        &[
+            &engine(&format!("{BROKEN} good"), "a"),
+            &engine(&format!("{BROKEN} good"), "b"),
+        ],
+        &["--tc", "nodes=5", "--max-plies", "4", "--pgn", pgn.to_str().unwrap()],
+    );
+    assert!(run_v(&same).0.status.success());
+    assert!(std::fs::read_to_string(&pgn)
+        .unwrap()
+        .contains("[TimeControl \"nodes=5\"]"));
+    // A clock against a fixed budget is refused; a bad tc= names the engine setting.
+    let mut nodes = engine(&format!("{BROKEN} good"), "n").to_vec();
+    nodes.push("tc=nodes=100".into());
+    let (out, _, stderr) = run_v(&args_of(&[&nodes, &engine(BROKEN, "c")], &["--tc", "10+0.1"]));
+    assert!(!out.status.success());
+    assert!(stderr.contains("cannot be mixed"), "{stderr}");
+    let mut bad = engine(BROKEN, "x").to_vec();
+    bad.push("tc=fast".into());
+    let (out, _, stderr) = run_v(&args_of(&[&bad, &engine(BROKEN, "c")], &[]));
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("tc=fast") && stderr.contains("bad time control"),
+        "{stderr}"
+    );
+}
+
+fn json(path: &std::path::Path) -> String {
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// The value of `"key": value` in a result file (a number or a short list), as text.
+fn field(text: &str, key: &str) -> String {
+    let at = text
+        .find(&format!("\"{key}\":"))
+        .unwrap_or_else(|| panic!("no {key}: {text}"))
+        + key.len()
+        + 3;
+    let rest = text[at..].trim_start();
+    let end = if rest.starts_with('[') {
+        rest.find(']').unwrap() + 1
+    } else {
+        rest.find([',', '\n']).unwrap()
+    };
+    rest[..end].split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn pairs_result_json_and_combine_give_one_matchs_numbers() {
+    let openings = temp_file(
+        "split.txt",
+        "startpos moves h2e2\nstartpos moves b2e2\nstartpos moves c3c4\n",
+    );
+    let base = |extra: &[&str]| {
+        let mut rest = vec![
+            "--tc",
+            "nodes=200",
+            "--max-plies",
+            "30",
+            "--openings",
+            openings.to_str().unwrap(),
+            "--rounds",
+            "2",
+            "--seed",
+            "11",
+        ];
+        rest.extend_from_slice(extra);
+        args_of(&[&engine(CHARIOT, "a"), &engine(CHARIOT, "b")], &rest)
+    };
+    let whole = temp_file("whole.json", "");
+    let (out, stdout, stderr) = run_v(&base(&["--result-json", whole.to_str().unwrap()]));
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    let parts: Vec<PathBuf> = ["0..2", "2..3", "3..6"]
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let p = temp_file(&format!("part{i}.json"), "");
+            let (out, stdout, stderr) = run_v(&base(&["--pairs", r, "--result-json", p.to_str().unwrap()]));
+            assert!(out.status.success(), "{stdout}\n{stderr}");
+            assert!(stdout.contains(&format!("(pairs {} of 6)", r)), "{stdout}");
+            p
+        })
+        .collect();
+    let joined = temp_file("joined.json", "");
+    let mut c: Vec<String> = vec!["--combine".into()];
+    c.extend(parts.iter().rev().map(|p| p.to_str().unwrap().to_string()));
+    c.extend(["--result-json".into(), joined.to_str().unwrap().into()]);
+    let (out, cout, stderr) = run_v(&c);
+    assert!(out.status.success(), "{cout}\n{stderr}");
+    let (w, j) = (json(&whole), json(&joined));
+    for key in ["wins", "draws", "losses", "penta", "pairs", "complete", "elo"] {
+        assert_eq!(field(&w, key), field(&j, key), "{key}");
+    }
+    // Game for game the same (the games field is the tail of each file).
+    assert_eq!(&w[w.find("\"games\"").unwrap()..], &j[j.find("\"games\"").unwrap()..]);
+    assert_eq!(field(&w, "complete"), "true");
+    // The combined summary is the whole match's summary.
+    let summary = |t: &str| {
+        t.lines()
+            .skip_while(|l| !l.starts_with("Results of"))
+            .take(5)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(summary(&stdout), summary(&cout));
+    // A pair given twice is refused; so are a bad range and a broken file.
+    let (out, _, stderr) = run_v(&[
+        "--combine".into(),
+        parts[0].to_str().unwrap().into(),
+        whole.to_str().unwrap().into(),
+    ]);
+    assert!(!out.status.success());
+    assert!(stderr.contains("counted twice"), "{stderr}");
+    for bad in ["5..3", "0..7", "x"] {
+        let (out, _, stderr) = run_v(&base(&["--pairs", bad]));
+        assert!(!out.status.success());
+        assert!(stderr.contains("--pairs"), "{bad}: {stderr}");
+    }
+    let junk = temp_file("junk.json", "{\"wins\": 1}");
+    let (out, _, stderr) = run(&["--combine", junk.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(stderr.contains("not a chariot match result"), "{stderr}");
+}

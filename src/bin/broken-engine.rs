@@ -7,7 +7,12 @@
 //! - `overrun [N]`: after N good moves thinks 500 ms longer than its clock or movetime allows
 //!   (10 s without a clock);
 //! - `exit [N]`: after N good moves exits when asked to move;
-//! - `silent`: never answers anything, not even the handshake.
+//! - `silent`: never answers anything, not even the handshake;
+//! - `picky`: plays like `good` but lists the options `Hash`, `Threads` and `EvalFile` and
+//!   refuses values as other engines do: `Hash` that is not 1..=1024 gets
+//!   `info string ERROR: …invalid value…`, `Threads` gets Stockfish's `No such option:
+//!   Threads`, and an `EvalFile` that does not exist gets, at the next `isready`,
+//!   Pikafish's `info string ERROR: The network file … was not loaded successfully.`
 
 use chariot::board::Position;
 use chariot::core::{Move, Square};
@@ -22,6 +27,7 @@ fn main() {
     let mut out = std::io::stdout();
     let mut pos = Position::startpos();
     let mut played = 0usize;
+    let mut missing_net: Option<String> = None;
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         let words: Vec<&str> = line.split_whitespace().collect();
@@ -29,7 +35,33 @@ fn main() {
             continue;
         }
         let reply: Option<String> = match words.first().copied() {
+            Some("uci") if mode == "picky" => Some(
+                "id name Picky\noption name Hash type spin default 16 min 1 max 1024\n\
+                 option name Threads type spin default 1 min 1 max 8\n\
+                 option name EvalFile type string default <empty>\nuciok"
+                    .into(),
+            ),
             Some("uci") if mode != "good-ucci" => Some("id name Broken\nid author test\nuciok".into()),
+            Some("setoption") if mode == "picky" => {
+                let at = |w: &str| words.iter().position(|x| *x == w);
+                let name = at("name").zip(at("value")).map(|(n, v)| words[n + 1..v].join(" "));
+                let value = at("value").map(|v| words[v + 1..].join(" ")).unwrap_or_default();
+                match name.as_deref() {
+                    Some("Hash") if !value.parse::<u32>().is_ok_and(|h| (1..=1024).contains(&h)) => {
+                        Some(format!("info string ERROR: Hash: invalid value '{value}'"))
+                    }
+                    Some("Threads") => Some("No such option: Threads".into()),
+                    Some("EvalFile") => {
+                        missing_net = (!std::path::Path::new(&value).exists()).then_some(value);
+                        None
+                    }
+                    _ => None,
+                }
+            }
+            Some("isready") if missing_net.is_some() => Some(format!(
+                "info string ERROR: The network file {} was not loaded successfully.\nreadyok",
+                missing_net.take().unwrap_or_default()
+            )),
             Some("ucci") => Some("id name Broken\noption usemillisec type check default false\nucciok".into()),
             Some("isready") => Some("readyok".into()),
             Some("position") => {
@@ -37,7 +69,7 @@ fn main() {
                 None
             }
             Some("go") => {
-                let misbehave = mode != "good" && mode != "good-ucci" && played >= good_moves;
+                let misbehave = !matches!(mode.as_str(), "good" | "good-ucci" | "picky") && played >= good_moves;
                 played += 1;
                 let legal = pos.legal_moves();
                 let first = legal.iter().next();

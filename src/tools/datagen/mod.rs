@@ -35,8 +35,8 @@ use std::time::{Duration, Instant};
 #[derive(clap::Args, Debug, Clone)]
 pub struct DatagenArgs {
     /// The data file; records are appended (a torn last chunk from a killed run is cut off first).
-    #[arg(long)]
-    pub out: PathBuf,
+    #[arg(long, required_unless_present = "check")]
+    pub out: Option<PathBuf>,
     /// Nodes per move (default 5000 unless only --depth is given).
     #[arg(long)]
     pub nodes: Option<u64>,
@@ -107,6 +107,11 @@ pub struct DatagenArgs {
     /// --format, appending, and check that they read back as the same records.
     #[arg(long, value_name = "FILE")]
     pub convert: Option<PathBuf>,
+    /// Play nothing: read this data file whole (every chunk's checksum and records) and print
+    /// one JSON line: games, positions, bytes and an FNV-1a checksum of the file. A torn or
+    /// corrupt file is an error naming the fault.
+    #[arg(long, value_name = "FILE", conflicts_with = "convert")]
+    pub check: Option<PathBuf>,
 }
 
 /// The settings of a run, checked.
@@ -156,6 +161,7 @@ fn parse_range(s: &str) -> anyhow::Result<(u32, u32)> {
 impl Config {
     /// Checks the arguments (and reads the openings file).
     pub fn from_args(a: &DatagenArgs) -> anyhow::Result<Config> {
+        let out = a.out.clone().ok_or_else(|| anyhow!("datagen needs --out FILE"))?;
         let nodes = match (a.nodes, a.depth) {
             (None, None) => Some(5000),
             (n, _) => n,
@@ -187,7 +193,7 @@ impl Config {
             bail!("--resign-plies, --draw-plies and --max-plies must be at least 1");
         }
         Ok(Config {
-            out: a.out.clone(),
+            out,
             limits,
             threads,
             games: a.games,
@@ -387,8 +393,13 @@ pub struct Summary {
 
 /// Runs `chariot datagen`.
 pub fn run(args: &DatagenArgs) -> anyhow::Result<()> {
+    if let Some(file) = &args.check {
+        println!("{}", check(file)?);
+        return Ok(());
+    }
     if let Some(input) = &args.convert {
-        return convert(input, &args.out, args.format, &mut std::io::stderr());
+        let out = args.out.as_ref().ok_or_else(|| anyhow!("--convert needs --out FILE"))?;
+        return convert(input, out, args.format, &mut std::io::stderr());
     }
     let cfg = Config::from_args(args)?;
     #[cfg(not(target_arch = "wasm32"))]
@@ -399,6 +410,25 @@ pub fn run(args: &DatagenArgs) -> anyhow::Result<()> {
         eprintln!("datagen: interrupted; the games in progress were dropped, the file holds only whole games");
     }
     Ok(())
+}
+
+/// `--check`: reads `file` whole and returns one JSON line with its games, positions, bytes
+/// and FNV-1a checksum (of all its bytes, as 8 hex digits). A file ending in a torn chunk, or
+/// corrupt anywhere, is an error: a shard that is not whole must not be joined.
+pub fn check(file: &std::path::Path) -> anyhow::Result<String> {
+    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let data = format::parse(&bytes).map_err(|e| anyhow!("{}: {e}", file.display()))?;
+    if let Some(t) = &data.torn_tail {
+        bail!("{}: ends in a torn chunk ({t})", file.display());
+    }
+    let line = serde_json::json!({
+        "file": file.display().to_string(),
+        "games": data.chunks(),
+        "positions": data.records.len(),
+        "bytes": bytes.len(),
+        "fnv1a": format!("{:08x}", format::fnv1a(&bytes)),
+    });
+    Ok(line.to_string())
 }
 
 /// `--convert`: appends the games of `input` to `out` in `format`, then reads `out` back and

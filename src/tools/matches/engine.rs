@@ -39,6 +39,8 @@ pub struct EngineSpec {
     pub proto: Option<Protocol>,
     /// Options sent after the handshake, in order.
     pub options: Vec<(String, String)>,
+    /// This engine's own time control (`tc=`), overriding the match's `--tc`.
+    pub tc: Option<TimeControl>,
 }
 
 impl EngineSpec {
@@ -48,6 +50,7 @@ impl EngineSpec {
         let mut cmd = None;
         let mut proto = None;
         let mut options = Vec::new();
+        let mut tc = None;
         for w in words {
             let (key, value) = w
                 .split_once('=')
@@ -66,6 +69,9 @@ impl EngineSpec {
                     }
                     name = Some(value.to_string());
                 }
+                "tc" => {
+                    tc = Some(TimeControl::parse(value).with_context(|| format!("engine setting 'tc={value}'"))?);
+                }
                 "proto" => {
                     proto = match value.to_ascii_lowercase().as_str() {
                         "uci" => Some(Protocol::Uci),
@@ -76,7 +82,7 @@ impl EngineSpec {
                 }
                 _ => match key.strip_prefix("option.") {
                     Some(opt) if !opt.is_empty() => options.push((opt.to_string(), value.to_string())),
-                    _ => bail!("unknown engine setting '{key}' (expected cmd=, name=, proto= or option.NAME=)"),
+                    _ => bail!("unknown engine setting '{key}' (expected cmd=, name=, proto=, tc= or option.NAME=)"),
                 },
             }
         }
@@ -92,6 +98,7 @@ impl EngineSpec {
             cmd,
             proto,
             options,
+            tc,
         })
     }
 }
@@ -315,34 +322,59 @@ impl Engine {
 
     fn configure(&mut self, timeout: Duration) -> anyhow::Result<()> {
         let name = self.spec.name.clone();
-        let mut lines = Vec::new();
-        for (opt, value) in &self.spec.options {
+        for (opt, value) in self.spec.options.clone() {
             // An option the engine did not list would be ignored, or answered only with an
             // `info string`: the match would run with settings other than the ones asked for.
             if !self
                 .offered_options
                 .iter()
-                .any(|l| offered_name(l).is_some_and(|n| n.eq_ignore_ascii_case(opt)))
+                .any(|l| offered_name(l).is_some_and(|n| n.eq_ignore_ascii_case(&opt)))
             {
                 bail!(
                     "engine '{name}' has no option '{opt}' (it listed {})",
                     offered_names(&self.offered_options)
                 );
             }
-            lines.push(match self.proto {
+            let line = match self.proto {
                 Protocol::Uci => format!("setoption name {opt} value {value}"),
                 Protocol::Ucci => format!("setoption {opt} {value}"),
-            });
+            };
+            self.send(&line)
+                .map_err(|e| anyhow!("engine '{name}': cannot write: {e}"))?;
+            // Each option is followed by its own `isready`, so that what the engine says
+            // before `readyok` (an `info string error: …`, Stockfish's `No such option`, a
+            // net that did not load) is about this option and no other.
+            let said = self
+                .ready_collect(timeout)
+                .map_err(|e| anyhow!("engine '{name}' did not answer 'isready' after option '{opt}': {e}"))?;
+            if let Some(complaint) = said.iter().find(|l| is_refusal(l)) {
+                bail!(
+                    "engine '{name}' rejected option '{opt}' (value '{value}'): it said '{}'",
+                    complaint.trim()
+                );
+            }
         }
         if self.proto == Protocol::Ucci && self.millis {
-            lines.push("setoption usemillisec true".to_string());
-        }
-        for l in lines {
-            self.send(&l)
+            self.send("setoption usemillisec true")
                 .map_err(|e| anyhow!("engine '{name}': cannot write: {e}"))?;
         }
         self.ready(timeout)
             .map_err(|e| anyhow!("engine '{name}' did not answer 'isready' after its options: {e}"))
+    }
+
+    /// Sends `isready` and returns the lines the engine wrote before `readyok`.
+    fn ready_collect(&mut self, timeout: Duration) -> Result<Vec<String>, WaitError> {
+        self.send("isready")
+            .map_err(|e| WaitError::Exited(format!("write failed: {e}")))?;
+        let mut said = Vec::new();
+        self.wait_until(Instant::now() + timeout, |l| {
+            if l.trim() == "readyok" {
+                return true;
+            }
+            said.push(l.to_string());
+            false
+        })?;
+        Ok(said)
     }
 
     /// Sends `isready` and waits for `readyok`.
@@ -407,29 +439,38 @@ impl Engine {
         }
     }
 
-    /// The `go` command for this dialect. `own_ms`/`opp_ms` are the clocks (for `Clock` time
-    /// controls) of the side to move and its opponent; `red_to_move` picks `wtime`/`btime`.
-    pub fn go_command(&self, tc: &TimeControl, red_to_move: bool, own_ms: u64, opp_ms: u64) -> String {
+    /// The `go` command for this dialect. `tc` is the time control of the side to move and
+    /// `opp_tc` its opponent's (they differ in a match with time odds); `own_ms`/`opp_ms` are
+    /// the clocks (for `Clock` time controls); `red_to_move` picks `wtime`/`btime`.
+    pub fn go_command(
+        &self,
+        tc: &TimeControl,
+        opp_tc: &TimeControl,
+        red_to_move: bool,
+        own_ms: u64,
+        opp_ms: u64,
+    ) -> String {
+        let (own_inc, opp_inc) = (tc.inc_ms(), opp_tc.inc_ms());
         match (*tc, self.proto) {
             (TimeControl::Depth(d), _) => format!("go depth {d}"),
             (TimeControl::Nodes(n), _) => format!("go nodes {n}"),
             (TimeControl::MoveTime(ms), Protocol::Uci) => format!("go movetime {ms}"),
             // UCCI has no movetime: all of T for this one move.
             (TimeControl::MoveTime(ms), Protocol::Ucci) => format!("go time {} movestogo 1", self.ucci_time(ms)),
-            (TimeControl::Clock { inc_ms, .. }, Protocol::Uci) => {
-                let (w, b) = if red_to_move {
-                    (own_ms, opp_ms)
+            (TimeControl::Clock { .. }, Protocol::Uci) => {
+                let (w, b, wi, bi) = if red_to_move {
+                    (own_ms, opp_ms, own_inc, opp_inc)
                 } else {
-                    (opp_ms, own_ms)
+                    (opp_ms, own_ms, opp_inc, own_inc)
                 };
-                format!("go wtime {w} btime {b} winc {inc_ms} binc {inc_ms}")
+                format!("go wtime {w} btime {b} winc {wi} binc {bi}")
             }
-            (TimeControl::Clock { inc_ms, .. }, Protocol::Ucci) => format!(
+            (TimeControl::Clock { .. }, Protocol::Ucci) => format!(
                 "go time {} increment {} opptime {} oppincrement {}",
                 self.ucci_time(own_ms),
-                self.ucci_time(inc_ms),
+                self.ucci_time(own_inc),
                 self.ucci_time(opp_ms),
-                self.ucci_time(inc_ms)
+                self.ucci_time(opp_inc)
             ),
         }
     }
@@ -575,6 +616,32 @@ fn offered_name(line: &str) -> Option<String> {
     offered_option(line).map(|(name, _)| name)
 }
 
+/// Whether a line an engine wrote right after a `setoption` reports that it refused it:
+/// Chariot's `info string error: …`, Stockfish's and Pikafish's `No such option: X` and
+/// `info string ERROR: … not loaded …`, or any `info string` naming an unknown option or an
+/// invalid value.
+pub fn is_refusal(line: &str) -> bool {
+    let l = line.trim().to_ascii_lowercase();
+    if l.starts_with("no such option") || l.starts_with("unknown option") || l.starts_with("error") {
+        return true;
+    }
+    let Some(text) = l.strip_prefix("info string") else {
+        return false;
+    };
+    [
+        "error",
+        "no such option",
+        "unknown option",
+        "invalid",
+        "not loaded",
+        "cannot",
+        "failed",
+        "out of range",
+    ]
+    .iter()
+    .any(|w| text.contains(w))
+}
+
 /// The names an engine listed, for an error message.
 fn offered_names(lines: &[String]) -> String {
     let names: Vec<String> = lines.iter().filter_map(|l| offered_name(l)).collect();
@@ -625,6 +692,19 @@ mod tests {
         assert_eq!((name.as_str(), rest.len(), rest[0]), ("Hash", 7, "spin"));
         assert_eq!(offered_option("option name Clear Hash").unwrap().1.len(), 0);
         assert_eq!(offered_name("id name x"), None);
+    }
+
+    #[test]
+    fn refusals() {
+        assert!(is_refusal("info string error: setoption: EvalFile: cannot read x"));
+        assert!(is_refusal("No such option: Threads"));
+        assert!(is_refusal(
+            "info string ERROR: The network file x.nnue was not loaded successfully."
+        ));
+        assert!(is_refusal("info string Hash: invalid value 'x'"));
+        assert!(!is_refusal("info string NNUE evaluation using nn.nnue enabled"));
+        assert!(!is_refusal("info depth 3 score cp 10 pv h2e2"));
+        assert!(!is_refusal("id name Error Engine"));
     }
 
     #[test]

@@ -32,6 +32,7 @@ pub struct DrawRule {
 /// Everything a game needs besides the engines.
 #[derive(Clone, Debug)]
 pub struct GameSettings {
+    /// The time control of an engine without its own (`tc=` in its spec).
     pub tc: TimeControl,
     /// How far beyond its clock (or movetime) an engine may go before it forfeits.
     pub margin: Duration,
@@ -121,6 +122,9 @@ pub struct GameRecord {
     pub red: String,
     pub black: String,
     pub opening: Opening,
+    /// The time controls Red's and Black's engines played under.
+    pub red_tc: TimeControl,
+    pub black_tc: TimeControl,
     pub moves: Vec<PlayedMove>,
     pub result: GameResult,
     pub termination: Termination,
@@ -133,10 +137,14 @@ pub struct GameRecord {
 /// Plays one game. `Err` only when the match is being stopped (the game is then discarded).
 pub fn play(red: &mut Engine, black: &mut Engine, opening: &Opening, s: &GameSettings) -> anyhow::Result<GameRecord> {
     let mut pos = opening.position();
+    let red_tc = red.spec.tc.unwrap_or(s.tc);
+    let black_tc = black.spec.tc.unwrap_or(s.tc);
     let mut rec = GameRecord {
         red: red.name().to_string(),
         black: black.name().to_string(),
         opening: opening.clone(),
+        red_tc,
+        black_tc,
         moves: Vec::new(),
         result: GameResult::Draw,
         termination: Termination::Normal,
@@ -172,10 +180,11 @@ pub fn play(red: &mut Engine, black: &mut Engine, opening: &Opening, s: &GameSet
 
     // The clocks, and for UCCI the position after the last capture (its FEN is sent with the
     // moves since).
-    let (mut red_ms, mut black_ms) = match s.tc {
-        TimeControl::Clock { base_ms, .. } => (base_ms, base_ms),
-        _ => (0, 0),
+    let base = |tc: TimeControl| match tc {
+        TimeControl::Clock { base_ms, .. } => base_ms,
+        _ => 0,
     };
+    let (mut red_ms, mut black_ms) = (base(red_tc), base(black_tc));
     let mut game_moves: Vec<Move> = opening.moves.clone();
     let start_fen = opening.fen.clone();
     let is_startpos = start_fen == Position::startpos().fen();
@@ -238,8 +247,13 @@ pub fn play(red: &mut Engine, black: &mut Engine, opening: &Opening, s: &GameSet
             (black_ms, red_ms)
         };
         let position = position_command(eng.proto, is_startpos, &start_fen, &game_moves, &ucci_base);
-        let go = eng.go_command(&s.tc, side == Color::Red, own_ms, opp_ms);
-        let allowed = match s.tc {
+        let (tc, opp_tc) = if side == Color::Red {
+            (red_tc, black_tc)
+        } else {
+            (black_tc, red_tc)
+        };
+        let go = eng.go_command(&tc, &opp_tc, side == Color::Red, own_ms, opp_ms);
+        let allowed = match tc {
             TimeControl::Clock { .. } => Some(Duration::from_millis(own_ms)),
             TimeControl::MoveTime(ms) => Some(Duration::from_millis(ms)),
             _ => None,
@@ -299,7 +313,7 @@ pub fn play(red: &mut Engine, black: &mut Engine, opening: &Opening, s: &GameSet
                 return Ok(rec);
             }
         }
-        if let TimeControl::Clock { inc_ms, .. } = s.tc {
+        if let TimeControl::Clock { inc_ms, .. } = tc {
             let left = own_ms.saturating_sub(elapsed.as_millis() as u64) + inc_ms;
             if side == Color::Red {
                 red_ms = left;

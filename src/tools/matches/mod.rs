@@ -7,6 +7,7 @@ pub mod engine;
 pub mod game;
 pub mod openings;
 pub mod pgn;
+pub mod result;
 pub mod stats;
 pub mod tc;
 
@@ -29,7 +30,10 @@ ENGINE SETTINGS (after each --engine, give exactly two engines):
   cmd=PROGRAM        the program; arguments may follow inside quotes: cmd=\"/path/old --flag\"
   name=NAME          the name shown in results and PGN (default: the program's file name)
   proto=uci|ucci     the dialect (default: detect — try uci, then ucci)
-  option.NAME=VALUE  an option sent after the handshake (setoption), e.g. option.Hash=64
+  option.NAME=VALUE  an option sent after the handshake (setoption), e.g. option.Hash=64;
+                     an option the engine refuses (its answer before 'readyok' reports an
+                     error) stops the match before the first game, naming it
+  tc=TC              this engine's own time control (as --tc), e.g. tc=40+0.4 for time odds
 
 TIME CONTROLS (--tc):
   BASE+INC           clock per side in seconds, e.g. 10+0.1 or 60 (the tool keeps the clocks)
@@ -43,6 +47,11 @@ OPENINGS FILE: one per line, a FEN or 'startpos', optionally followed by ' moves
 
 RESULTS are from the first engine's point of view. SPRT: logistic Elo bounds, GSPRT normal
   approximation over game pairs (pentanomial). Ctrl-C stops and prints the results so far.
+
+SPLITTING A MATCH: --pairs START..END plays only those pairs (0-based, END excluded) of the
+  schedule that --seed, the openings and --rounds fix; --result-json FILE writes the result
+  (counts, SPRT state, every game); --combine A.json B.json … joins such files (refusing a
+  pair counted twice) and prints the statistics one match over all their games would print.
 
 EXAMPLE:
   chariot match --engine cmd=./target/release/chariot name=new option.Hash=64 \\
@@ -90,7 +99,7 @@ impl clap::FromArgMatches for MatchArgs {
 #[command(after_help = AFTER_HELP)]
 pub struct MatchFlags {
     /// An engine: cmd=PROGRAM [name=NAME] [proto=uci|ucci] [option.NAME=VALUE]… (give two).
-    #[arg(id = "engine", long = "engine", num_args = 1.., value_name = "KEY=VALUE", required = true)]
+    #[arg(id = "engine", long = "engine", num_args = 1.., value_name = "KEY=VALUE", required_unless_present = "combine")]
     pub engine: Vec<String>,
     /// Time control: BASE+INC (seconds), movetime=MS, nodes=N or depth=D.
     #[arg(long, default_value = "movetime=100")]
@@ -113,6 +122,15 @@ pub struct MatchFlags {
     /// Seed for the openings order (default: from the clock; always printed).
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Play only these pairs of the schedule: START..END (0-based, END excluded) or one index.
+    #[arg(long, value_name = "START..END")]
+    pub pairs: Option<String>,
+    /// Write the result as JSON (counts, Elo, SPRT state, every game) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub result_json: Option<PathBuf>,
+    /// Play nothing: join these result files (of one schedule) and print their statistics.
+    #[arg(long, num_args = 1.., value_name = "FILE", conflicts_with = "engine")]
+    pub combine: Option<Vec<PathBuf>>,
     #[command(flatten)]
     pub game: GameFlags,
 }
@@ -159,6 +177,8 @@ impl GameFlags {
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
     pub engines: [EngineSpec; 2],
+    /// Each engine's time control (its `tc=` or `--tc`).
+    pub tcs: [TimeControl; 2],
     pub settings: GameSettings,
     pub openings: Vec<Opening>,
     pub openings_name: String,
@@ -168,6 +188,33 @@ pub struct MatchConfig {
     pub pgn: Option<PathBuf>,
     pub seed: u64,
     pub handshake_timeout: Duration,
+    /// The pairs of the schedule to play (`--pairs`; all by default).
+    pub pairs: std::ops::Range<usize>,
+    pub result_json: Option<PathBuf>,
+}
+
+/// `START..END` or `N` (0-based pairs of a schedule of `total`).
+fn parse_pairs(text: &str, total: usize) -> anyhow::Result<std::ops::Range<usize>> {
+    let bad = |why: String| anyhow!("--pairs '{text}': {why}");
+    let num = |s: &str| -> anyhow::Result<usize> {
+        s.trim()
+            .parse()
+            .map_err(|_| bad(format!("'{s}' is not a whole number (expected START..END or N)")))
+    };
+    let range = match text.split_once("..") {
+        Some((a, b)) => num(a)?..num(b)?,
+        None => {
+            let n = num(text)?;
+            n..n + 1
+        }
+    };
+    if range.start >= range.end {
+        return Err(bad("START must be below END".into()));
+    }
+    if range.end > total {
+        return Err(bad(format!("the schedule has only {total} pairs (0..{total})")));
+    }
+    Ok(range)
 }
 
 fn key_values(words: &[String], flag: &str) -> anyhow::Result<HashMap<String, i64>> {
@@ -244,6 +291,16 @@ impl MatchConfig {
             second.name.push_str("-2");
         }
         let tc = TimeControl::parse(&a.tc)?;
+        let tcs = [first.tc.unwrap_or(tc), second.tc.unwrap_or(tc)];
+        if tcs[0].is_clock() != tcs[1].is_clock() {
+            bail!(
+                "engine '{}' plays {} and engine '{}' plays {}: a clock cannot be mixed with a fixed budget per move",
+                first.name,
+                tcs[0],
+                second.name,
+                tcs[1]
+            );
+        }
         let (openings, openings_name) = match &a.openings {
             Some(p) => (openings::load(p)?, p.display().to_string()),
             None => (vec![Opening::startpos()], "startpos".to_string()),
@@ -258,8 +315,14 @@ impl MatchConfig {
         let settings = a.game.settings(tc)?;
         let handshake_timeout = settings.ready_timeout;
         let seed = a.seed.unwrap_or_else(clock_seed);
+        let total_pairs = openings.len() * a.rounds as usize;
+        let pairs = match &a.pairs {
+            Some(p) => parse_pairs(p, total_pairs)?,
+            None => 0..total_pairs,
+        };
         Ok(MatchConfig {
             engines: [first, second],
+            tcs,
             settings,
             openings,
             openings_name,
@@ -269,6 +332,8 @@ impl MatchConfig {
             pgn: a.pgn.clone(),
             seed,
             handshake_timeout,
+            pairs,
+            result_json: a.result_json.clone(),
         })
     }
 }
@@ -278,6 +343,9 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Runs `chariot match`.
 pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
+    if let Some(files) = &args.rest.combine {
+        return run_combine(files, &args.rest, &mut std::io::stdout());
+    }
     let cfg = MatchConfig::from_args(args)?;
     // A second handler cannot be installed (e.g. when called twice in one process); the match
     // then simply runs without Ctrl-C reporting.
@@ -285,6 +353,30 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let mut out = std::io::stdout();
     run_match(&cfg, &INTERRUPTED, &mut out).map(|_| ())
+}
+
+/// `--combine`: joins result files, prints the statistics, and writes the joined result when
+/// `--result-json` is given.
+fn run_combine(files: &[PathBuf], a: &MatchFlags, out: &mut dyn Write) -> anyhow::Result<()> {
+    let sprt = a.sprt.as_ref().map(|w| Sprt::parse(w)).transpose()?;
+    let r = result::combine(files, sprt.as_ref())?;
+    let t = r.tally();
+    writeln!(
+        out,
+        "Combined {} file(s): {} of {} pairs, {} games{}",
+        files.len(),
+        r.pairs.len(),
+        r.schedule.pairs_total,
+        t.games(),
+        if r.complete { "" } else { " (some files are incomplete)" }
+    )?;
+    let names = [r.schedule.engines[0].as_str(), r.schedule.engines[1].as_str()];
+    let sprt = r.sprt.as_ref().map(|s| s.sprt());
+    print_summary(out, names, &t, sprt.as_ref())?;
+    if let Some(p) = &a.result_json {
+        r.write(p)?;
+    }
+    Ok(())
 }
 
 /// One scheduled game.
@@ -332,8 +424,8 @@ pub fn today() -> String {
     format!("{y:04}.{m:02}.{d:02}")
 }
 
-fn print_summary(out: &mut dyn Write, cfg: &MatchConfig, t: &Tally) -> std::io::Result<()> {
-    let (a, b) = (&cfg.engines[0].name, &cfg.engines[1].name);
+fn print_summary(out: &mut dyn Write, names: [&str; 2], t: &Tally, sprt: Option<&Sprt>) -> std::io::Result<()> {
+    let [a, b] = names;
     writeln!(out, "Results of {a} vs {b} ({} games, from {a}'s view):", t.games())?;
     writeln!(out, "  W/D/L: {} / {} / {}", t.wins, t.draws, t.losses)?;
     writeln!(
@@ -359,7 +451,7 @@ fn print_summary(out: &mut dyn Write, cfg: &MatchConfig, t: &Tally) -> std::io::
         "  Pentanomial [0, 0.5, 1, 1.5, 2]: [{}, {}, {}, {}, {}]",
         t.penta[0], t.penta[1], t.penta[2], t.penta[3], t.penta[4]
     )?;
-    if let Some(s) = &cfg.sprt {
+    if let Some(s) = sprt {
         writeln!(out, "  {}", sprt_line(s, t))?;
     }
     Ok(())
@@ -372,8 +464,9 @@ fn print_clock_use(out: &mut dyn Write, cfg: &MatchConfig, c: &ClockUse) -> std:
     for (e, spec) in cfg.engines.iter().enumerate() {
         writeln!(
             out,
-            "  Clock: {} {} left at the end (median; least {}), {} ms a move, {} lost on time",
+            "  Clock: {} ({}) {} left at the end (median; least {}), {} ms a move, {} lost on time",
             spec.name,
+            cfg.tcs[e],
             secs(c.median_left(e)),
             secs(c.least_left(e)),
             c.per_move(e).unwrap_or(0),
@@ -403,9 +496,12 @@ pub fn run_match(cfg: &MatchConfig, interrupted: &AtomicBool, out: &mut dyn Writ
     let order = openings::schedule(cfg.openings.len(), cfg.rounds, cfg.seed);
     let mut jobs = Vec::with_capacity(order.len() * 2);
     for (p, &o) in order.iter().enumerate() {
+        if !cfg.pairs.contains(&p) {
+            continue;
+        }
         for k in 0..2 {
             jobs.push(Job {
-                number: jobs.len() + 1,
+                number: 2 * p + k + 1,
                 pair: p,
                 round: p / cfg.openings.len() + 1,
                 opening: o,
@@ -415,12 +511,24 @@ pub fn run_match(cfg: &MatchConfig, interrupted: &AtomicBool, out: &mut dyn Writ
     }
     let total = jobs.len();
     let concurrency = cfg.concurrency.min(total);
+    let tc_text = if cfg.tcs[0] == cfg.tcs[1] {
+        cfg.tcs[0].to_string()
+    } else {
+        format!(
+            "{} {}, {} {}",
+            cfg.engines[0].name, cfg.tcs[0], cfg.engines[1].name, cfg.tcs[1]
+        )
+    };
+    let part = if cfg.pairs.len() * 2 == order.len() * 2 {
+        String::new()
+    } else {
+        format!(" (pairs {}..{} of {})", cfg.pairs.start, cfg.pairs.end, order.len())
+    };
     writeln!(
         out,
-        "Match {} vs {}: tc {}, {} opening(s) from {}, {} round(s), {} games, concurrency {}, seed {}",
+        "Match {} vs {}: tc {tc_text}, {} opening(s) from {}, {} round(s), {} games{part}, concurrency {}, seed {}",
         cfg.engines[0].name,
         cfg.engines[1].name,
-        cfg.settings.tc,
         cfg.openings.len(),
         cfg.openings_name,
         cfg.rounds,
@@ -467,6 +575,7 @@ pub fn run_match(cfg: &MatchConfig, interrupted: &AtomicBool, out: &mut dyn Writ
     let event = format!("{} vs {}", cfg.engines[0].name, cfg.engines[1].name);
 
     let mut tally = Tally::default();
+    let mut entries: Vec<result::GameEntry> = Vec::new();
     let mut clock = ClockUse::default();
     let mut pairs: HashMap<usize, f64> = HashMap::new();
     let mut finished = 0usize;
@@ -537,9 +646,23 @@ pub fn run_match(cfg: &MatchConfig, interrupted: &AtomicBool, out: &mut dyn Writ
                     };
                     let pts = rec.result.points(first_side);
                     tally.add_game(pts);
-                    if let TimeControl::Clock { base_ms, inc_ms } = cfg.settings.tc {
-                        clock.add_game(&rec, job.first_is_red, base_ms, inc_ms);
-                    }
+                    clock.add_game(&rec, job.first_is_red);
+                    entries.push(result::GameEntry {
+                        number: job.number,
+                        pair: job.pair,
+                        round: job.round,
+                        opening_index: job.opening,
+                        opening_line: cfg.openings[job.opening].line,
+                        first_is_red: job.first_is_red,
+                        red: rec.red.clone(),
+                        black: rec.black.clone(),
+                        result: rec.result.pgn().to_string(),
+                        points: pts,
+                        termination: rec.termination.pgn().to_string(),
+                        reason: rec.reason.clone(),
+                        plies: rec.moves.len(),
+                        moves: rec.moves.iter().map(|m| m.mv.to_string()).collect(),
+                    });
                     if let Some(prev) = pairs.remove(&job.pair) {
                         tally.add_pair(prev + pts);
                     } else {
@@ -607,11 +730,33 @@ pub fn run_match(cfg: &MatchConfig, interrupted: &AtomicBool, out: &mut dyn Writ
     if cfg.sprt.is_some() && verdict.is_none() {
         verdict = Some(Verdict::Continue);
     }
-    print_summary(out, cfg, &tally)?;
-    if matches!(cfg.settings.tc, TimeControl::Clock { .. }) && tally.games() > 0 {
+    let names = [cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()];
+    print_summary(out, names, &tally, cfg.sprt.as_ref())?;
+    if cfg.tcs[0].is_clock() && tally.games() > 0 {
         print_clock_use(out, cfg, &clock)?;
     }
     out.flush()?;
+    if let Some(path) = &cfg.result_json {
+        let schedule = result::Schedule {
+            engines: [cfg.engines[0].name.clone(), cfg.engines[1].name.clone()],
+            tc: [cfg.tcs[0].to_string(), cfg.tcs[1].to_string()],
+            seed: cfg.seed,
+            openings: cfg.openings.len(),
+            rounds: cfg.rounds,
+            pairs_total: order.len(),
+        };
+        let complete = !was_interrupted && fatal.is_none() && finished == total;
+        let r = result::MatchResult::new(
+            &schedule,
+            cfg.pairs.clone().collect(),
+            entries,
+            complete,
+            was_interrupted,
+            cfg.sprt.as_ref(),
+        );
+        debug_assert_eq!(r.tally(), tally);
+        r.write(path)?;
+    }
     if let Some(e) = fatal {
         bail!("match stopped: {e}");
     }

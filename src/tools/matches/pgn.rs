@@ -17,7 +17,17 @@ fn tag_value(s: &str) -> String {
 
 /// The PGN text of one game (ends with a blank line).
 pub fn write_game(rec: &GameRecord, round: usize, date: &str, event: &str) -> String {
-    let tags = [
+    // One `TimeControl` tag when both sides played the same control; with time odds, one
+    // per side (as cutechess-cli writes `WhiteTimeControl` / `BlackTimeControl`).
+    let time_tags: Vec<(&str, String)> = if rec.red_tc == rec.black_tc {
+        vec![("TimeControl", rec.red_tc.to_string())]
+    } else {
+        vec![
+            ("RedTimeControl", rec.red_tc.to_string()),
+            ("BlackTimeControl", rec.black_tc.to_string()),
+        ]
+    };
+    let mut tags = vec![
         ("Event", event.to_string()),
         ("Site", "chariot match".to_string()),
         ("Date", date.to_string()),
@@ -31,6 +41,7 @@ pub fn write_game(rec: &GameRecord, round: usize, date: &str, event: &str) -> St
         ("Termination", rec.termination.pgn().to_string()),
         ("PlyCount", (rec.opening.moves.len() + rec.moves.len()).to_string()),
     ];
+    tags.extend(time_tags);
     let moves: Vec<(Move, Option<String>)> = rec
         .opening
         .moves
@@ -235,6 +246,7 @@ mod tests {
     use super::*;
     use crate::tools::matches::game::{GameResult, PlayedMove, Termination};
     use crate::tools::matches::openings::parse_line;
+    use crate::tools::matches::tc::TimeControl;
 
     #[test]
     fn pgn_text() {
@@ -243,6 +255,14 @@ mod tests {
             red: "new".into(),
             black: "o\"ld".into(),
             opening,
+            red_tc: TimeControl::Clock {
+                base_ms: 10_000,
+                inc_ms: 100,
+            },
+            black_tc: TimeControl::Clock {
+                base_ms: 40_000,
+                inc_ms: 400,
+            },
             moves: vec![
                 PlayedMove {
                     mv: Move::parse("h9g7").unwrap(),
@@ -272,6 +292,11 @@ mod tests {
         assert!(text.contains("[Black \"o\\\"ld\"]"));
         assert!(text.contains("[Result \"0-1\"]"));
         assert!(text.contains("[Termination \"time forfeit\"]"));
+        assert!(
+            text.contains("[RedTimeControl \"10+0.1\"]\n[BlackTimeControl \"40+0.4\"]"),
+            "{text}"
+        );
+        assert!(!text.contains("[TimeControl "));
         assert!(
             text.contains("1. h2e2 {book} h9g7 {-0.35/7 0.120s} 2. h0g2 {Black wins (Red lost on time)} 0-1"),
             "{text}"

@@ -14,6 +14,7 @@
 //!   the first dozen pairs can "decide" the test; its weight vanishes as pairs accumulate.
 
 use super::game::{GameRecord, Termination};
+use super::tc::TimeControl;
 use crate::core::Color;
 
 /// How two engines used a clock (base + increment): the time each had left when its games
@@ -38,9 +39,9 @@ impl ClockUse {
         self.forfeits[engine] += forfeit as u64;
     }
 
-    /// Both engines' sides of the finished game `rec`; `first_is_red` says whether the
-    /// match's first engine had Red.
-    pub fn add_game(&mut self, rec: &GameRecord, first_is_red: bool, base_ms: u64, inc_ms: u64) {
+    /// Both engines' sides of the finished game `rec` (each on its own clock; a side without
+    /// a clock is left out); `first_is_red` says whether the match's first engine had Red.
+    pub fn add_game(&mut self, rec: &GameRecord, first_is_red: bool) {
         // The side that made the first move the engines played, after the opening's moves.
         let first = rec.opening.position().side_to_move();
         for side in [Color::Red, Color::Black] {
@@ -52,7 +53,10 @@ impl ClockUse {
             let (moves, used) = mine.fold((0, 0), |(n, t), (_, m)| (n + 1, t + m.elapsed_ms));
             let forfeit = rec.termination == Termination::TimeForfeit && rec.result.points(side) == 0.0;
             let engine = usize::from((side == Color::Red) != first_is_red);
-            self.add(engine, base_ms, inc_ms, moves, used, forfeit);
+            let tc = if side == Color::Red { rec.red_tc } else { rec.black_tc };
+            if let TimeControl::Clock { base_ms, inc_ms } = tc {
+                self.add(engine, base_ms, inc_ms, moves, used, forfeit);
+            }
         }
     }
 

@@ -62,6 +62,21 @@ impl TimeControl {
     }
 }
 
+impl TimeControl {
+    /// Whether this is a clock (`BASE+INC`), which the tool keeps for the engine.
+    pub fn is_clock(&self) -> bool {
+        matches!(self, TimeControl::Clock { .. })
+    }
+
+    /// The increment per move of a clock (0 for the other kinds), ms.
+    pub fn inc_ms(&self) -> u64 {
+        match *self {
+            TimeControl::Clock { inc_ms, .. } => inc_ms,
+            _ => 0,
+        }
+    }
+}
+
 impl std::fmt::Display for TimeControl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match *self {

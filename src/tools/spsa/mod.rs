@@ -207,6 +207,7 @@ impl SpsaConfig {
             cmd: cmd.clone(),
             proto: Some(Protocol::Uci),
             options: options.clone(),
+            tc: None,
         };
         let tc = TimeControl::parse(&a.tc)?;
         let (openings, openings_name) = match &a.openings {
