@@ -19,11 +19,24 @@ mod web {
         fn chariot_now() -> f64;
     }
 
-    /// A moment of the host's monotonic clock, in milliseconds.
-    #[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+    /// A moment of the host's monotonic clock, in milliseconds. Compared by `f64::total_cmp`,
+    /// so the order is total and `==` agrees with it.
+    #[derive(Clone, Copy, Debug)]
     pub struct Instant(f64);
 
+    impl PartialEq for Instant {
+        fn eq(&self, other: &Self) -> bool {
+            self.cmp(other).is_eq()
+        }
+    }
+
     impl Eq for Instant {}
+
+    impl PartialOrd for Instant {
+        fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+            Some(self.cmp(other))
+        }
+    }
 
     impl Ord for Instant {
         fn cmp(&self, other: &Self) -> std::cmp::Ordering {
