@@ -42,6 +42,8 @@ async function makeWorker(url) {
 }
 
 const RING = 1 << 20;
+/** Past src/protocol/command.rs's MAX_LINE: any longer line is refused. */
+const LONGEST = 64 * 1024 + 1;
 
 /** One engine: a worker running the WebAssembly module. */
 export class Chariot {
@@ -133,6 +135,9 @@ export class Chariot {
   }
 
   _send(line) {
+    // The engine refuses a line over MAX_LINE (64 KiB) as too long; a longer one is cut to
+    // just over that (still refused), so it always fits the ring and never stalls input.
+    if (line.length > LONGEST) line = line.slice(0, LONGEST);
     const word = line.trim().split(/\s+/)[0];
     if (!this.shared) {
       // No SharedArrayBuffer: the running search cannot read input. `stop` ends it by
