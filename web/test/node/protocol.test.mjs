@@ -54,6 +54,10 @@ test('uci handshake, options accepted and bad ones refused with one error each',
       assert.equal(out.length, 1, `${bad}: ${out}`);
       assert.equal(errors(out).length, 1, `${bad}: ${out}`);
     }
+    // A hash past what 32-bit memory holds is capped with a note, not a crash.
+    e.send('setoption name Hash value 65536');
+    const capped = await e.sync();
+    assert.ok(capped.length === 1 && /using 1024 MB/.test(capped[0]), String(capped));
     // UCI_ShowWDL is still on: the info lines carry wdl.
     e.send('go depth 2');
     const out = await e.until((l) => l.startsWith('bestmove'));
