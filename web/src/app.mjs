@@ -9,7 +9,9 @@ const SVGNS = 'http://www.w3.org/2000/svg';
 const params = new URLSearchParams(location.search);
 const START = 'rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1';
 const GLYPH = { K: '帥', A: '仕', B: '相', N: '傌', R: '俥', C: '炮', P: '兵', k: '將', a: '士', b: '象', n: '馬', r: '車', c: '砲', p: '卒' };
+const LETTER = { K: 'K', A: 'A', B: 'E', N: 'H', R: 'R', C: 'C', P: 'P' };
 const FILES = 'abcdefghi';
+const glyph = (p) => ($('pieceset').value === 'letters' ? LETTER[p.toUpperCase()] : GLYPH[p]);
 
 const state = {
   startFen: null, // null: the start position
@@ -156,7 +158,7 @@ function renderBoard() {
     const g = el('g', { class: `piece ${colorOf(p)}`, 'data-sq': sq, 'data-piece': p, transform: `translate(${x} ${y})` }, pieces);
     el('circle', { r: 4.4 }, g);
     el('circle', { r: 3.6, fill: 'none', 'stroke-width': 0.25 }, g);
-    el('text', { y: 0.2 }, g, GLYPH[p]);
+    el('text', { y: 0.2 }, g, glyph(p));
   }
   const hints = $('hints');
   hints.replaceChildren();
@@ -232,6 +234,7 @@ function render() {
   if (info.result !== '*') message(`Game over: ${info.outcome}`, 'end');
   else if ($('message').classList.contains('end')) clearMessage();
   if (state.review) renderReviewCursor();
+  renderLines();
 }
 
 function message(text, kind = '') {
@@ -271,7 +274,6 @@ function onInfo(l) {
   const flip = info.side === 'black' ? -1 : 1;
   const red = kind === 'mate' ? { mate: v * flip } : { cp: v * flip };
   pvs[multipv - 1] = { depth: Number(t[at('depth') + 1]), score: red, pv: t.slice(at('pv') + 1), fen: info.fen };
-  if (multipv === 1) setEvalBar(red);
   if (!linesTimer) linesTimer = setTimeout(renderLines, 120);
 }
 function renderLines() {
@@ -280,6 +282,7 @@ function renderLines() {
   ol.replaceChildren();
   const live = pvs.filter((p) => p && p.fen === info.fen);
   if (!live.length) return;
+  setEvalBar(live[0].score);
   const conv = rules.position(positionCmd(), live.map((p) => p.pv));
   live.forEach((p, i) => {
     const li = document.createElement('li');
@@ -459,9 +462,10 @@ function renderReview() {
   $('review').hidden = false;
   const ul = $('summary');
   ul.replaceChildren();
-  for (const s of r.summary) {
+  // The players' accuracy and the game's end; the marked moves are in the table below.
+  for (const s of r.summary.filter((l) => !/^\s*\d/.test(l))) {
     const li = document.createElement('li');
-    li.textContent = s;
+    li.textContent = s.trim();
     ul.append(li);
   }
   const tb = document.querySelector('#marks tbody');
@@ -491,7 +495,8 @@ function drawGraph(r) {
   const n = r.moves.length;
   const clamp = (v) => Math.max(-1000, Math.min(1000, v));
   const X = (i) => (n <= 1 ? W / 2 : 4 + ((W - 8) * i) / n);
-  const Y = (cp) => H / 2 - (clamp(cp) / 1000) * (H / 2 - 5);
+  // Winning chances rather than centipawns, so that one lost piece does not flatten the rest.
+  const Y = (cp) => H / 2 - (2 / (1 + Math.exp(-clamp(cp) / 300)) - 1) * (H / 2 - 5);
   el('rect', { x: 0, y: 0, width: W, height: H / 2, fill: '#fbeaea' }, svg);
   el('rect', { x: 0, y: H / 2, width: W, height: H / 2, fill: '#eeeeee' }, svg);
   el('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, stroke: '#999', 'stroke-width': 0.6 }, svg);
@@ -519,6 +524,7 @@ function renderReviewCursor() {
     c.setAttribute('x1', x);
     c.setAttribute('x2', x);
   }
+  if (!state.analysing) setEvalBar({ cp: state.view > 0 ? state.review.moves[state.view - 1].eval : 0 });
   for (const tr of document.querySelectorAll('#marks tbody tr')) tr.classList.toggle('cur', Number(tr.dataset.ply) === state.view + 1);
 }
 
@@ -629,6 +635,11 @@ function wire() {
     render();
   };
   $('multipv').onchange = () => state.analysing && afterChange();
+  $('pieceset').value = localStorage.getItem('chariot-pieces') || 'chinese';
+  $('pieceset').onchange = () => {
+    localStorage.setItem('chariot-pieces', $('pieceset').value);
+    renderBoard();
+  };
   $('notation').onchange = () => {
     renderMoves();
     renderLines();
