@@ -297,7 +297,8 @@ async function main() {
     await page.screenshot({ path: path.join(outDir, 'review.png'), fullPage: true });
 
     // ---- a phone-sized screen -------------------------------------------------------------
-    await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    // (isMobile or hasTouch would reload the page; the width is what the layout sees.)
+    await page.setViewport({ width: 390, height: 844, deviceScaleFactor: 2 });
     await new Promise((r) => setTimeout(r, 300));
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `no sideways scrolling on a phone (${overflow} px too wide)`);
