@@ -110,8 +110,8 @@ function drawGrid(svg) {
     el('line', { x1: 55, y1: y, x2: 35, y2: y + 20 }, g);
   }
   el('rect', { x: 4.6, y: 4.6, width: 80.8, height: 90.8, fill: 'none', stroke: 'var(--line)', 'stroke-width': 0.6 }, svg);
-  el('text', { x: 25, y: 51.5, class: 'river', 'text-anchor': 'middle' }, svg, '楚 河');
-  el('text', { x: 65, y: 51.5, class: 'river', 'text-anchor': 'middle' }, svg, '漢 界');
+  el('text', { x: 25, y: 50, class: 'river', 'text-anchor': 'middle' }, svg, '楚 河');
+  el('text', { x: 65, y: 50, class: 'river', 'text-anchor': 'middle' }, svg, '漢 界');
   const hits = el('g', { id: 'squares' }, svg);
   for (let f = 0; f < 9; f++)
     for (let r = 0; r < 10; r++) el('rect', { class: 'sq', 'data-sq': FILES[f] + r, x: 10 * f, y: 10 * (9 - r), width: 10, height: 10 }, hits);
