@@ -20,16 +20,21 @@ const types = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** Starts serving `dir` on `port` (0: any free port); resolves to the http.Server. */
-export function serve(dir, port = 8000, host = '127.0.0.1') {
+/**
+ * Starts serving `dir` on `port` (0: any free port); resolves to the http.Server. With
+ * `isolate: false` the COOP/COEP headers are left out (to try the page without isolation).
+ */
+export function serve(dir, port = 8000, host = '127.0.0.1', { isolate = true } = {}) {
   const root = path.resolve(dir);
   const server = http.createServer(async (req, res) => {
-    const headers = {
-      'Cross-Origin-Opener-Policy': 'same-origin',
-      'Cross-Origin-Embedder-Policy': 'require-corp',
-      'Cross-Origin-Resource-Policy': 'same-origin',
-      'Cache-Control': 'no-cache',
-    };
+    const headers = isolate
+      ? {
+          'Cross-Origin-Opener-Policy': 'same-origin',
+          'Cross-Origin-Embedder-Policy': 'require-corp',
+          'Cross-Origin-Resource-Policy': 'same-origin',
+          'Cache-Control': 'no-cache',
+        }
+      : { 'Cache-Control': 'no-cache' };
     try {
       let p = decodeURIComponent(new URL(req.url, 'http://x').pathname);
       if (p.endsWith('/')) p += 'index.html';

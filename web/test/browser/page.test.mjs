@@ -306,6 +306,43 @@ async function main() {
     assert.ok(bw > 250, `the board fills the phone's width (${bw} px)`);
     await page.screenshot({ path: path.join(outDir, 'phone.png') });
 
+    // ---- without cross-origin isolation: stop restarts the worker, the page goes on ---------
+    const plain = await serve(dist, 0, '127.0.0.1', { isolate: false });
+    try {
+      const p2 = await browser.newPage();
+      p2.on('pageerror', (e) => errors.push(`page error (not isolated): ${e.message}`));
+      await p2.setViewport({ width: 1200, height: 900 });
+      await p2.goto(`http://127.0.0.1:${plain.address().port}/?nodes=${NODES}&side=red`);
+      await p2.waitForSelector('body[data-ready="true"]', { timeout: 30000 });
+      assert.equal(await p2.evaluate(() => crossOriginIsolated), false);
+      assert.equal(await p2.evaluate(() => window.chariotPage.engine.shared), false, 'no SharedArrayBuffer without isolation');
+      await p2.click('#analyse');
+      await p2.waitForFunction(() => document.querySelectorAll('#lines li').length >= 1, { timeout: 30000 });
+      const ts = Date.now();
+      await p2.click('#analyse');
+      await p2.waitForFunction(() => !window.chariotPage.searching(), { timeout: 10000 });
+      const stop2 = Date.now() - ts;
+      // A move right after the stop: the restarted engine answers it.
+      const sq = async (s2) => {
+        const b = await (await p2.$(`#squares .sq[data-sq="${s2}"]`)).boundingBox();
+        await p2.mouse.click(b.x + b.width / 2, b.y + b.height / 2);
+      };
+      await sq('h2');
+      await sq('e2');
+      await p2.waitForFunction(() => window.chariotPage.state.moves.length === 2 && !window.chariotPage.searching(), { timeout: 30000 });
+      const m2 = await p2.evaluate(() => window.chariotPage.state.moves.slice());
+      assert.ok((await legalOf(['h2e2'])).includes(m2[1]), 'the restarted engine answers with a legal move');
+      // Analysis, then a review at once: the review waits for the restarted worker.
+      await p2.click('#analyse');
+      await p2.waitForFunction(() => document.querySelectorAll('#lines li').length >= 1, { timeout: 30000 });
+      await (await p2.$('#open')).uploadFile(path.join(data, 'review.pgn'));
+      await p2.waitForFunction(() => window.chariotPage.state.review, { timeout: 120000 });
+      log(`not isolated: analysis stopped in ${stop2} ms by restarting the worker; then ${m2.join(' ')}; a review after an analysis works`);
+      await p2.close();
+    } finally {
+      plain.close();
+    }
+
     assert.deepEqual(errors, [], 'no errors on the page');
     log('ok: screenshots in', outDir);
   } finally {
