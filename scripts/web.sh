@@ -19,7 +19,7 @@ build() {
     mkdir -p web/dist
     cp web/src/*.mjs web/src/*.html web/src/*.css web/dist/
     cp "$out/wasm32-unknown-unknown/release/chariot.wasm" web/dist/
-    cp web/README.md LICENSE web/dist/
+    cp web/serve.mjs web/README.md LICENSE web/dist/
     echo "built web/dist/ ($(du -sh web/dist | cut -f1)): $(cd web/dist && ls | tr '\n' ' ')"
 }
 
@@ -34,6 +34,8 @@ case "${1:-}" in
         if [ -d web/test/node ] && ls web/test/node/*.test.mjs >/dev/null 2>&1; then
             node --test web/test/node/
         fi
+        [ -d web/node_modules/puppeteer-core ] || (cd web && npm ci --no-audit --no-fund)
+        [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || { echo "the browser test needs chromium: apt-get install chromium chromium-driver (or set CHROMIUM)" >&2; exit 1; }
         node web/test/browser/page.test.mjs
         ;;
     *)

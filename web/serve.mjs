@@ -1,9 +1,10 @@
 // A small static file server for the page (`scripts/web.sh serve [PORT]`, or
-// `node web/serve.mjs [DIR] [PORT]`). It sends the cross-origin isolation headers
-// (COOP same-origin, COEP require-corp) so the page gets SharedArrayBuffer and `stop`,
-// `isready` reach a running search. Serves only files under DIR; no dependencies.
+// `node web/serve.mjs [DIR] [PORT]`, or `node serve.mjs` in web/dist/ or the release zip).
+// It sends the cross-origin isolation headers (COOP same-origin, COEP require-corp) so the
+// page gets SharedArrayBuffer and `stop`, `isready` reach a running search. Serves only files under DIR; no dependencies.
 import http from 'node:http';
 import fs from 'node:fs/promises';
+import fs0 from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -57,7 +58,8 @@ export function serve(dir, port = 8000, host = '127.0.0.1', { isolate = true } =
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const dir = process.argv[2] || path.join(here, 'dist');
+  // web/serve.mjs serves web/dist/; the copy in dist/ (or in the release zip) its own folder.
+  const dir = process.argv[2] || (fs0.existsSync(path.join(here, 'dist', 'index.html')) ? path.join(here, 'dist') : here);
   const port = Number(process.argv[3] || 8000);
   const server = await serve(dir, port);
   console.log(`Serving ${dir} at http://127.0.0.1:${server.address().port}/ (cross-origin isolated; Ctrl-C stops)`);

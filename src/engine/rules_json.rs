@@ -176,6 +176,21 @@ mod tests {
     }
 
     #[test]
+    fn perpetual_check_and_the_60_move_rule_end_the_game() {
+        let fen = "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1";
+        let cycle = "a0a9 d9d8 a9a8 d8d9 a8a9 d9d8 a9a8 d8d9 a8a9";
+        let j = rules_json(&format!("position fen {fen} moves {cycle}"));
+        assert!(j.contains("\"result\":\"0-1\""), "{j}");
+        assert!(j.contains("\"reason\":\"perpetual check\""), "{j}");
+        // One cycle less: the game goes on.
+        let j = rules_json(&format!("position fen {fen} moves {}", &cycle[..cycle.len() - 5]));
+        assert!(j.contains("\"result\":\"*\""), "{j}");
+        let j = rules_json("position fen 3k5/9/9/9/9/9/9/9/9/R3K4 w - - 119 80 moves a0a1");
+        assert!(j.contains("\"result\":\"1/2-1/2\""), "{j}");
+        assert!(j.contains("\"reason\":\"60-move rule\""), "{j}");
+    }
+
+    #[test]
     fn bad_input_gives_one_error() {
         for bad in [
             "",
