@@ -418,6 +418,14 @@ function onPointerUp(e) {
 }
 
 // ---- review ------------------------------------------------------------------------------
+/** `12.` or `12…` for the move at ply index k (0: the first move of the game). */
+function moveLabel(k) {
+  const fen = (state.startFen || START).split(' ');
+  const off = fen[1] === 'b' ? 1 : 0;
+  const no = Number(fen[5] || 1) + Math.floor((k + off) / 2);
+  return (k + off) % 2 === 0 ? `${no}.` : `${no}…`;
+}
+
 const MARK_CLASS = { '?!': 'mark-dubious', '?': 'mark-mistake', '??': 'mark-blunder' };
 
 async function openFile(file) {
@@ -474,7 +482,7 @@ function renderReview() {
     if (!m.mark) continue;
     const tr = document.createElement('tr');
     tr.dataset.ply = m.ply + 1;
-    for (const [text, cls] of [[String(m.ply + 1), ''], [notation() === 'chinese' ? m.chinese : notation() === 'iccs' ? m.move : m.wxf, ''], [m.mark, MARK_CLASS[m.mark] || ''], [m.better, ''], [(m.eval / 100).toFixed(2), '']]) {
+    for (const [text, cls] of [[moveLabel(m.ply), ''], [notation() === 'chinese' ? m.chinese : notation() === 'iccs' ? m.move : m.wxf, ''], [m.mark, MARK_CLASS[m.mark] || ''], [m.better, ''], [(m.eval / 100).toFixed(2), '']]) {
       const td = document.createElement('td');
       td.textContent = text;
       if (cls) td.className = cls;
@@ -507,7 +515,7 @@ function drawGraph(r) {
     if (!m.mark) return;
     const colour = m.mark === '??' ? '#c0141c' : m.mark === '?' ? '#d2691e' : '#c98a00';
     const c = el('circle', { class: 'graph-mark', 'data-mark': m.mark, cx: X(i + 1), cy: Y(m.eval), r: 2.6, fill: colour }, svg);
-    el('title', {}, c, `${m.ply + 1}. ${m.wxf}${m.mark} (better ${m.better})`);
+    el('title', {}, c, `${moveLabel(m.ply)} ${m.wxf}${m.mark} (better ${m.better})`);
   });
   el('line', { id: 'graph-cursor', x1: X(state.view), y1: 0, x2: X(state.view), y2: H, stroke: '#2f6fb3', 'stroke-width': 0.8 }, svg);
   svg.onclick = (e) => {
