@@ -214,6 +214,7 @@ function renderMoves() {
   }
   const cur = box.querySelector('.cur');
   if (cur) cur.scrollIntoView({ block: 'nearest' });
+  else box.scrollTop = 0;
 }
 
 function statusText() {
@@ -674,7 +675,16 @@ async function main() {
   engine.onLine((l) => {
     if (l.startsWith('bestmove') || l.startsWith('nobestmove')) onBestmove(l);
     else if (l.startsWith('info ') && l.includes(' pv ')) onInfo(l);
-    else if (l.startsWith('info string error')) message(l.slice(12));
+    else if (l.startsWith('info string error')) {
+      message(l.slice(12));
+      if (l.includes('the engine crashed') || l.includes('the engine stopped')) {
+        // Its searches will not answer: forget them, and carry on with the restarted engine.
+        expect.length = 0;
+        searchGen++;
+        for (const k of Object.keys(sent)) delete sent[k];
+        setTimeout(() => engineToMove() && !state.analysing && go('play'), 500);
+      }
+    }
     else if (l.startsWith('option name UCI_Elo ')) {
       const m = l.match(/min (\d+) max (\d+)/);
       if (m) elo = { min: Number(m[1]), max: Number(m[2]) };

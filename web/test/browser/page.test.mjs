@@ -286,8 +286,9 @@ async function main() {
     assert.match(reviewStatus, /Game over: Red wins \(checkmate\)/, 'the game end is announced by the rules');
     log(`marks: ${marks.length} (${marks.slice(0, 3).map((m) => m.join(' ')).join('; ')} …)`);
     // Jump to a marked move: the board shows the position before it.
-    await page.click('#marks tbody tr');
-    const ply = Number(await page.$eval('#marks tbody tr', (r) => r.dataset.ply)) - 1;
+    const row = `#marks tbody tr:nth-child(${Math.min(marks.length, 8)})`;
+    await page.click(row);
+    const ply = Number(await page.$eval(row, (r) => r.dataset.ply)) - 1;
     const tags = reviewed.match(/\[FEN "([^"]+)"\]/)[1];
     const { fen } = await (async () => {
       const out = await ref.ask(`position fen ${tags} moves ${fileMoves.slice(0, ply).join(' ')}\nd`, (l) => l.startsWith('Outcome:'));
