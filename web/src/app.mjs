@@ -553,9 +553,10 @@ function pgnText() {
   let no = Number(fen.split(' ')[5] || 1);
   const words = [];
   all.history.forEach((h, i) => {
-    if (!black2move) words.push(`${no}.`);
-    else if (i === 0) words.push(`${no}...`);
-    words.push(h.wxf);
+    // A move number stays on the line of its move.
+    if (!black2move) words.push(`${no}. ${h.wxf}`);
+    else if (i === 0) words.push(`${no}... ${h.wxf}`);
+    else words.push(h.wxf);
     if (black2move) no++;
     black2move = !black2move;
   });
