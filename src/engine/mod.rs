@@ -21,6 +21,7 @@ mod cecp;
 pub mod inline;
 mod limits;
 mod options;
+pub mod rules_json;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 mod worker;

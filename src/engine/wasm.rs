@@ -94,3 +94,19 @@ pub unsafe extern "C" fn chariot_review(ptr: *const u8, len: usize, nodes: u32) 
     let _ = writeln!(out, "review {json}");
     let _ = out.flush();
 }
+
+/// The rules' view of a position for the page (legal moves, check, the game's end, moves in
+/// WXF and Chinese; [`super::rules_json`]): `len` bytes of text at `ptr`, a `position …`
+/// command and optional `line …` lines. Writes one output line `rules {json}`. Needs no
+/// `chariot_start`: the page calls it on its own instance, on its main thread.
+///
+/// # Safety
+/// `ptr` must point at `len` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn chariot_rules(ptr: *const u8, len: usize) {
+    let bytes = std::slice::from_raw_parts(ptr, len);
+    let json = super::rules_json::rules_json(&String::from_utf8_lossy(bytes));
+    let mut out = HostOut(Vec::new());
+    let _ = writeln!(out, "rules {json}");
+    let _ = out.flush();
+}

@@ -139,6 +139,11 @@ export class Chariot {
     // just over that (still refused), so it always fits the ring and never stalls input.
     if (line.length > LONGEST) line = line.slice(0, LONGEST);
     const word = line.trim().split(/\s+/)[0];
+    if (this.restarting) {
+      // A fresh worker is starting (after a stop without SharedArrayBuffer): its turn comes.
+      this.held.push(line);
+      return;
+    }
     if (!this.shared) {
       // No SharedArrayBuffer: the running search cannot read input. `stop` ends it by
       // ending the worker: the answer is the last reported PV move, and a fresh worker
@@ -182,6 +187,10 @@ export class Chariot {
     const pv = this.lastPv;
     this.worker.terminate();
     this.searching = false;
+    this.restarting = true;
+    this.held = [];
+    let done;
+    this.restarted = new Promise((r) => (done = r));
     await this._boot();
     for (const l of this.replay) this.worker.post({ line: l });
     if (pv) this._emit(`bestmove ${pv}`);
@@ -189,6 +198,10 @@ export class Chariot {
       this.searching = true;
       this.worker.post({ line: 'go depth 1' });
     }
+    this.restarting = false;
+    // Lines sent meanwhile, in order (a `stop` among them acts on the `go depth 1`).
+    for (const l of this.held.splice(0)) this._send(l);
+    done();
   }
 
   async _restart() {
@@ -207,7 +220,9 @@ export class Chariot {
     return new Promise((resolve) => {
       this.reviews.push(resolve);
       const copy = new Uint8Array(bytes).slice().buffer;
-      this.worker.post({ review: copy, nodes });
+      const post = () => this.worker.post({ review: copy, nodes });
+      if (this.restarting) this.restarted.then(post);
+      else post();
     });
   }
 
