@@ -1,6 +1,7 @@
 //! Core vocabulary shared by every module: colours, pieces, squares, moves, bitboards, move lists.
 
 mod bitboard;
+pub mod clock;
 mod moves;
 mod types;
 

@@ -22,12 +22,13 @@ use super::options::parse_change;
 use super::Engine;
 use crate::board::rules::{self, Outcome};
 use crate::board::Position;
+use crate::core::clock::Instant;
 use crate::core::{Color, Move};
 use crate::protocol::cecp::{self, Cmd};
 use crate::protocol::command::{shown, GoParams};
 use crate::search::{Info, Limits};
 use std::io::{self, Write};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What XBoard expects the engine to remember.
 #[derive(Clone, Debug)]

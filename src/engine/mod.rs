@@ -18,33 +18,43 @@
 //! lives in [`crate::protocol`], which knows nothing of the engine.
 
 mod cecp;
+pub mod inline;
 mod limits;
 mod options;
+pub mod rules_json;
+#[cfg(target_arch = "wasm32")]
+mod wasm;
 mod worker;
 
 pub use limits::{from_go, watchdog};
 pub use options::Options;
 
 use crate::board::{rules, Position};
+use crate::core::clock::Instant;
 use crate::core::Move;
 use crate::notation::{self, Notation};
 use crate::protocol::command::{shown, Command, GoParams, Start};
-use crate::protocol::{read_commands, ucci, uci, Dialect, Input};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::protocol::read_commands;
+use crate::protocol::{ucci, uci, Dialect, Input};
 use crate::search::skill::Skill;
 use crate::search::{Control, Limits, SearchResult};
 use crate::{eval, tools};
-use crossbeam_channel::{select, Receiver, Sender};
+#[cfg(not(target_arch = "wasm32"))]
+use crossbeam_channel::select;
+use crossbeam_channel::{Receiver, Sender};
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
-use worker::{run_tool, Event, Job, WORKER_STACK};
+use std::time::Duration;
+use worker::{run_tool, Event, Job};
 
 /// How long after its deadline a search that has not returned is answered for (with the
 /// move of its last completed iteration), at least: half the Move Overhead is used if larger.
 const MIN_GRACE: Duration = Duration::from_millis(2);
 /// How long `quit` waits for a stopped search's `bestmove` before leaving anyway.
+#[cfg(not(target_arch = "wasm32"))]
 const QUIT_GRACE: Duration = Duration::from_millis(2);
 /// How long after `stop` (or a command that ends the search) a search that has not returned
 /// is answered for with the move of its last completed iteration: `stop` must act within
@@ -118,16 +128,19 @@ pub struct Engine<W: Write> {
     waiting: Vec<String>,
     /// The game state of the CECP dialect.
     cecp: cecp::State,
+    /// Given to every search's [`Control`]: how a search on the controller's own thread
+    /// reads input ([`inline`]); `None` with a worker thread.
+    hook: Option<fn(&Control)>,
 }
 
 impl<W: Write> Engine<W> {
     /// A fresh engine at the start position, with its search worker started.
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn new(out: W) -> Engine<W> {
-        let (jobs, job_rx) = crossbeam_channel::unbounded();
-        let (event_tx, events) = crossbeam_channel::unbounded();
+        let (engine, job_rx, event_tx) = Engine::detached(out);
         let spawned = std::thread::Builder::new()
             .name("search".into())
-            .stack_size(WORKER_STACK)
+            .stack_size(worker::WORKER_STACK)
             .spawn(move || {
                 let defaults = Options::default();
                 worker::run(job_rx, event_tx, defaults.hash_mb, defaults.threads)
@@ -137,7 +150,15 @@ impl<W: Write> Engine<W> {
             // falls back to a legal move; say why.
             eprintln!("chariot: cannot start the search thread: {e}");
         }
-        Engine {
+        engine
+    }
+
+    /// A fresh engine without a worker: whoever runs the jobs (a thread, or
+    /// [`inline`] between commands) takes them from the receiver and answers on the sender.
+    fn detached(out: W) -> (Engine<W>, Receiver<Job>, Sender<Event>) {
+        let (jobs, job_rx) = crossbeam_channel::unbounded();
+        let (event_tx, events) = crossbeam_channel::unbounded();
+        let engine = Engine {
             out,
             dialect: Dialect::Uci,
             pos: Position::startpos(),
@@ -151,10 +172,13 @@ impl<W: Write> Engine<W> {
             config_pending: 0,
             waiting: Vec::new(),
             cecp: cecp::State::default(),
-        }
+            hook: None,
+        };
+        (engine, job_rx, event_tx)
     }
 
     /// Processes commands until `quit` (or the end of the command stream).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn run(&mut self, commands: &Receiver<Input>) -> io::Result<()> {
         let mut events = self.events.clone();
         loop {
@@ -350,7 +374,10 @@ impl<W: Write> Engine<W> {
             roots.retain(|m| limits.searchmoves.contains(m));
         }
         roots.retain(|m| !limits.banmoves.contains(m));
-        let control = Arc::new(Control::default());
+        let control = Arc::new(Control {
+            hook: self.hook,
+            ..Control::default()
+        });
         control.pondering.store(ponder, Ordering::SeqCst);
         let budget = watchdog(limits.movetime, limits.clock, self.opts.move_overhead);
         let now = Instant::now();
@@ -607,6 +634,13 @@ impl<W: Write> Engine<W> {
             return Ok(());
         }
         self.stop()?;
+        // One thread (WebAssembly): the inline driver runs every search to its end before
+        // the next command, so a search still here never started; answer for it now.
+        #[cfg(target_arch = "wasm32")]
+        if self.running.is_some() {
+            self.emit_bestmove()?;
+        }
+        #[cfg(not(target_arch = "wasm32"))]
         while let Some(r) = self.running.as_ref() {
             let until = r.emergency.unwrap_or_else(|| Instant::now() + STOP_GRACE);
             match self.events.recv_deadline(until) {
@@ -623,7 +657,13 @@ impl<W: Write> Engine<W> {
     fn quit(&mut self) -> io::Result<()> {
         if self.running.is_some() {
             self.stop()?;
+            #[cfg(target_arch = "wasm32")]
+            if self.running.is_some() {
+                self.emit_bestmove()?;
+            }
+            #[cfg(not(target_arch = "wasm32"))]
             let until = Instant::now() + QUIT_GRACE;
+            #[cfg(not(target_arch = "wasm32"))]
             while self.running.is_some() {
                 match self.events.recv_deadline(until) {
                     Ok(ev) => self.on_event(ev)?,
@@ -734,6 +774,7 @@ impl<W: Write> Engine<W> {
 }
 
 /// Runs the protocol on stdin/stdout until `quit` or end of input.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn run_stdio() -> anyhow::Result<()> {
     let (tx, rx) = crossbeam_channel::unbounded();
     std::thread::Builder::new()

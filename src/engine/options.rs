@@ -184,7 +184,19 @@ impl<W: Write> Engine<W> {
 }
 
 /// The largest hash this machine can reasonably give, in MB: half its memory and no more
-/// than three quarters of what is free now (65536 when that cannot be read).
+/// than three quarters of what is free now (65536 when that cannot be read). In WebAssembly
+/// (4 GiB of address space at most, and often 2 GiB in a browser), [`WASM_HASH_CAP_MB`].
+#[cfg(target_arch = "wasm32")]
+fn hash_cap_mb() -> usize {
+    WASM_HASH_CAP_MB
+}
+
+/// The WebAssembly build's largest hash: what a 32-bit memory still holds beside the net,
+/// the stack and the rest (a larger one could not be allocated at all).
+#[cfg(target_arch = "wasm32")]
+const WASM_HASH_CAP_MB: usize = 1024;
+
+#[cfg(not(target_arch = "wasm32"))]
 fn hash_cap_mb() -> usize {
     let Ok(info) = std::fs::read_to_string("/proc/meminfo") else {
         return 65536;

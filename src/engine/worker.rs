@@ -1,6 +1,9 @@
 //! The search worker: a persistent thread that owns the [`Searcher`] and runs the
 //! controller's jobs in order, and the helper that runs tools (perft, bench) on a big stack.
 //!
+//! In WebAssembly there is no thread: `super::inline` runs the same jobs on the one thread
+//! between commands, through the same [`WorkerState`].
+//!
 //! The worker never prints: it reports through [`Event`]s, which the controller turns into
 //! output. A panicking job is reported and the searcher rebuilt, so a bug never takes the
 //! engine down.
@@ -8,11 +11,14 @@
 use crate::board::Position;
 use crate::eval::nnue::Network;
 use crate::search::{Control, Info, Limits, SearchResult, Searcher};
-use crossbeam_channel::{Receiver, Sender};
+#[cfg(not(target_arch = "wasm32"))]
+use crossbeam_channel::Receiver;
+use crossbeam_channel::Sender;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
 
 /// Stack of the search worker: deep recursion must never overflow.
+#[cfg(not(target_arch = "wasm32"))]
 pub(super) const WORKER_STACK: usize = 64 * 1024 * 1024;
 
 /// Work for the search worker, done in the order sent.
@@ -46,15 +52,29 @@ pub(super) fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "unknown panic".to_string())
 }
 
-/// The worker's body: owns the `Searcher` (first with `hash` MB and `threads` threads) and
-/// runs jobs until the controller goes away. A panicking job is reported and the searcher
-/// rebuilt, so a bug never takes the engine down.
-pub(super) fn run(jobs: Receiver<Job>, events: Sender<Event>, hash: usize, threads: usize) {
-    let (mut hash, mut threads) = (hash, threads);
-    let mut searcher = Searcher::new(hash, threads);
-    let mut net: Option<Arc<Network>> = crate::eval::default_network();
-    for job in jobs {
-        let event = match job {
+/// What the worker keeps between jobs: the searcher, its net and its settings.
+pub(super) struct WorkerState {
+    searcher: Searcher,
+    net: Option<Arc<Network>>,
+    hash: usize,
+    threads: usize,
+}
+
+impl WorkerState {
+    /// A searcher with `hash` MB and `threads` threads and the default net.
+    pub(super) fn new(hash: usize, threads: usize) -> WorkerState {
+        WorkerState {
+            searcher: Searcher::new(hash, threads),
+            net: crate::eval::default_network(),
+            hash,
+            threads,
+        }
+    }
+
+    /// Runs one job; a search's progress goes to `events` as it comes, and the event that
+    /// ends the job is returned. A panicking job is reported and the searcher rebuilt.
+    pub(super) fn run_job(&mut self, job: Job, events: &Sender<Event>) -> Event {
+        match job {
             Job::Search {
                 id,
                 pos,
@@ -65,14 +85,15 @@ pub(super) fn run(jobs: Receiver<Job>, events: Sender<Event>, hash: usize, threa
                 let mut reporter = move |info: &Info| {
                     let _ = tx.send(Event::Info(id, Box::new(info.clone())));
                 };
+                let searcher = &mut self.searcher;
                 let run = catch_unwind(AssertUnwindSafe(|| {
                     searcher.search(&pos, &limits, &control, &mut reporter)
                 }));
                 match run {
                     Ok(result) => Event::Done(id, Box::new(result), None),
                     Err(p) => {
-                        searcher = Searcher::new(hash, threads);
-                        searcher.set_network(net.clone());
+                        self.searcher = Searcher::new(self.hash, self.threads);
+                        self.searcher.set_network(self.net.clone());
                         Event::Done(id, Box::default(), Some(panic_text(&*p)))
                     }
                 }
@@ -80,27 +101,27 @@ pub(super) fn run(jobs: Receiver<Job>, events: Sender<Event>, hash: usize, threa
             config => {
                 let run = catch_unwind(AssertUnwindSafe(|| match config {
                     Job::SetHash(mb) => {
-                        hash = mb;
-                        searcher.set_hash(mb);
+                        self.hash = mb;
+                        self.searcher.set_hash(mb);
                     }
                     Job::SetThreads(n) => {
-                        threads = n;
-                        searcher.set_threads(n);
+                        self.threads = n;
+                        self.searcher.set_threads(n);
                     }
                     Job::SetNet(n) => {
-                        net = n;
-                        searcher.set_network(net.clone());
+                        self.net = n;
+                        self.searcher.set_network(self.net.clone());
                     }
-                    Job::Clear => searcher.clear(),
+                    Job::Clear => self.searcher.clear(),
                     Job::Search { .. } => {}
                 }));
                 match run {
                     Ok(()) => Event::ConfigDone(None),
                     Err(p) => {
-                        searcher = Searcher::new(1, 1);
-                        searcher.set_network(net.clone());
-                        hash = 1;
-                        threads = 1;
+                        self.searcher = Searcher::new(1, 1);
+                        self.searcher.set_network(self.net.clone());
+                        self.hash = 1;
+                        self.threads = 1;
                         Event::ConfigDone(Some(format!(
                             "info string error: {}; hash and threads reset to 1",
                             panic_text(&*p)
@@ -108,7 +129,17 @@ pub(super) fn run(jobs: Receiver<Job>, events: Sender<Event>, hash: usize, threa
                     }
                 }
             }
-        };
+        }
+    }
+}
+
+/// The worker thread's body: owns the `Searcher` (first with `hash` MB and `threads`
+/// threads) and runs jobs until the controller goes away.
+#[cfg(not(target_arch = "wasm32"))]
+pub(super) fn run(jobs: Receiver<Job>, events: Sender<Event>, hash: usize, threads: usize) {
+    let mut state = WorkerState::new(hash, threads);
+    for job in jobs {
+        let event = state.run_job(job, &events);
         if events.send(event).is_err() {
             return;
         }
@@ -118,6 +149,7 @@ pub(super) fn run(jobs: Receiver<Job>, events: Sender<Event>, hash: usize, threa
 /// Runs a tool for people (perft, bench) to completion on a thread with a large stack and
 /// returns its text. The controller waits: these are not searches, and their output must
 /// stay in order with what follows.
+#[cfg(not(target_arch = "wasm32"))]
 pub(super) fn run_tool(tool: impl FnOnce() -> String + Send) -> String {
     std::thread::scope(|s| {
         match std::thread::Builder::new()
@@ -131,4 +163,12 @@ pub(super) fn run_tool(tool: impl FnOnce() -> String + Send) -> String {
             Err(e) => format!("info string error: cannot start a thread: {e}"),
         }
     })
+}
+
+/// WebAssembly has no threads: the tool runs here, on the stack the module was linked with
+/// (`scripts/web.sh` gives it 32 MB). A panic there aborts the module, which the JavaScript
+/// side reports and restarts.
+#[cfg(target_arch = "wasm32")]
+pub(super) fn run_tool(tool: impl FnOnce() -> String + Send) -> String {
+    tool()
 }

@@ -11,7 +11,8 @@ pub mod command;
 pub mod ucci;
 pub mod uci;
 
-use command::{Command, CommandError, MAX_LINE};
+pub use command::MAX_LINE;
+use command::{Command, CommandError};
 use crossbeam_channel::Sender;
 use std::io::{self, BufRead};
 
@@ -77,41 +78,49 @@ pub fn read_line_capped(reader: &mut impl BufRead, buf: &mut Vec<u8>, cap: usize
     }
 }
 
+/// Turns input lines into commands. Its one piece of state is the syntax in use: after an
+/// `xboard` line, every line is parsed as CECP.
+#[derive(Clone, Debug, Default)]
+pub struct LineParser {
+    cecp: bool,
+}
+
+impl LineParser {
+    /// The input of one line (`bytes`, without its `\n`, at most [`MAX_LINE`] + 1 of the
+    /// `len` bytes it had): `None` for a line that says nothing (empty).
+    pub fn parse(&mut self, bytes: &[u8], len: usize) -> Option<Input> {
+        if self.cecp {
+            return parse_cecp_bytes(bytes, len).map(Ok);
+        }
+        match command::parse_bytes(bytes, len) {
+            Ok(None) => None,
+            Ok(Some(cmd)) => {
+                self.cecp |= cmd == Command::Xboard;
+                Some(Ok(cmd))
+            }
+            Err(e) => Some(Err(e)),
+        }
+    }
+}
+
 /// The reader thread's body: parses every line of `input` and sends it on; sends `Quit` at
-/// end of input (or when input fails). Stops when the controller is gone. Its one piece of
-/// state is the syntax in use: after an `xboard` line, every line is parsed as CECP.
+/// end of input (or when input fails). Stops when the controller is gone.
 pub fn read_commands(mut input: impl BufRead, tx: Sender<Input>) {
     let mut buf = Vec::with_capacity(4096);
-    let mut cecp = false;
+    let mut parser = LineParser::default();
     loop {
         // Keep the buffer small after a huge line.
         if buf.capacity() > 64 * 1024 {
             buf = Vec::with_capacity(4096);
         }
-        let line = read_line_capped(&mut input, &mut buf, MAX_LINE + 1);
-        if let (true, Ok(Some(len))) = (cecp, &line) {
-            if let Some(cmd) = parse_cecp_bytes(&buf, *len) {
-                if tx.send(Ok(cmd)).is_err() {
-                    return;
+        match read_line_capped(&mut input, &mut buf, MAX_LINE + 1) {
+            Ok(Some(len)) => {
+                if let Some(cmd) = parser.parse(&buf, len) {
+                    if tx.send(cmd).is_err() {
+                        return;
+                    }
                 }
             }
-            continue;
-        }
-        match line {
-            Ok(Some(len)) => match command::parse_bytes(&buf, len) {
-                Ok(None) => {}
-                Ok(Some(cmd)) => {
-                    cecp |= cmd == Command::Xboard;
-                    if tx.send(Ok(cmd)).is_err() {
-                        return;
-                    }
-                }
-                Err(e) => {
-                    if tx.send(Err(e)).is_err() {
-                        return;
-                    }
-                }
-            },
             Ok(None) | Err(_) => {
                 let _ = tx.send(Ok(Command::Quit));
                 return;

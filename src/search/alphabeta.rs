@@ -12,10 +12,11 @@ use super::{
 };
 use crate::board::rules::{repetition, RepetitionVerdict};
 use crate::board::{GenKind, Position};
+use crate::core::clock::Instant;
 use crate::core::{Move, MoveList, Piece, PieceKind};
 use crate::eval;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Counts into the thread's [`super::stats::SearchStats`] in builds with the feature `stats`;
 /// expands to nothing otherwise, so the shipped search carries no counter.
@@ -265,6 +266,8 @@ impl<'a> Worker<'a> {
             // the reader and controller threads that answer `isready` and `stop` would
             // otherwise wait for the scheduler's time slice.
             std::thread::yield_now();
+        } else {
+            self.sh.control.poll_hook();
         }
         if self.id == 0 && self.root_depth == 1 {
             // The first iteration is tiny and always finishes, so that even a search stopped

@@ -21,12 +21,13 @@ pub mod tt;
 
 use crate::board::rules::{repetition, RepetitionVerdict};
 use crate::board::Position;
+use crate::core::clock::Instant;
 use crate::core::Move;
 use crate::eval::nnue::Network;
 use alphabeta::{Shared, ThreadData, Worker};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Score of a mate at the root; a mate in `n` plies scores `MATE - n`.
 pub const MATE: i32 = 30_000;
@@ -82,12 +83,23 @@ pub struct Control {
     /// While set (pondering), time limits do not apply; clearing it is `ponderhit`,
     /// and the clock limits then count from that moment.
     pub pondering: AtomicBool,
+    /// Called by the main search thread every 1024 nodes, before the flags are read: where
+    /// the engine has no thread of its own to read input (WebAssembly), this is how `stop`,
+    /// `ponderhit` and `isready` reach a running search. `None` natively.
+    pub hook: Option<fn(&Control)>,
 }
 
 impl Control {
     /// Whether `stop` has been raised.
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Runs the hook, if any (the main search thread only).
+    pub fn poll_hook(&self) {
+        if let Some(hook) = self.hook {
+            hook(self);
+        }
     }
 }
 

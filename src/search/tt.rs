@@ -95,10 +95,16 @@ pub struct Tt {
 }
 
 impl Tt {
-    /// A table of about `mb` megabytes (at least one cluster).
+    /// A table of about `mb` megabytes (at least one cluster). Where the memory cannot be had
+    /// (the size overflows the address space, or the allocator refuses), the largest half,
+    /// quarter, … of it that can: never an abort.
     pub fn new(mb: usize) -> Tt {
-        let count = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Cluster>()).max(1);
-        let mut clusters = Vec::with_capacity(count);
+        let bytes = mb.max(1).saturating_mul(1024 * 1024);
+        let mut count = (bytes / std::mem::size_of::<Cluster>()).max(1);
+        let mut clusters = Vec::new();
+        while clusters.try_reserve_exact(count).is_err() && count > 1 {
+            count /= 2;
+        }
         advise_huge_pages(&mut clusters);
         clusters.resize_with(count, Cluster::default);
         Tt {

@@ -6,11 +6,11 @@
 //! `tests/data/mates.txt`, and a few quiet endgames.
 
 use crate::board::Position;
+use crate::core::clock::Instant;
 use crate::eval::nnue::Network;
 use crate::search::{Control, Limits, Searcher, Silent};
 use std::io::Write;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// `chariot bench [depth] [--hce | --eval-file FILE]`.
 #[derive(clap::Args, Debug)]

@@ -60,7 +60,7 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
         }
         None => Position::startpos(),
     };
-    let start = std::time::Instant::now();
+    let start = crate::core::clock::Instant::now();
     let total = if args.divide {
         let mut total = 0;
         for (mv, n) in divide(&mut pos, args.depth) {

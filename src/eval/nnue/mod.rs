@@ -5,8 +5,8 @@
 //! (squared clipped ReLU) → one output, from one set of output weights or (CHNN v3) from one of
 //! [`OUTPUT_BUCKETS`] sets chosen by the number of pieces on the board ([`output_bucket`]).
 //! The file format is CHNN ([`net`]); the accumulators are kept incrementally along the search
-//! line by a lazy stack ([`accumulator`]); the vector kernels run in AVX2 or NEON where the
-//! CPU has them and in bit-identical scalar code elsewhere ([`simd`]).
+//! line by a lazy stack ([`accumulator`]); the vector kernels run in AVX2, NEON or SIMD128
+//! where the CPU has them and in bit-identical scalar code elsewhere ([`simd`]).
 //!
 //! The embedded net (`nets/default.chnn`) was trained by `chariot train` on positions of
 //! Chariot's own self-play (`chariot datagen`), nothing else; docs/tools.md gives the

@@ -6,6 +6,7 @@
 //! exit status says whether any was. Ctrl-C stops the search and keeps the finished games.
 
 pub mod annotate;
+pub mod export;
 pub mod graph;
 mod progress;
 pub mod review;
@@ -20,7 +21,9 @@ use progress::Progress;
 use review::{GameReview, Plan};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
+#[cfg(not(target_arch = "wasm32"))]
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 /// Whose moves are marked and summed up.
@@ -110,6 +113,7 @@ pub struct AnalyseArgs {
 static STOP: Control = Control {
     stop: AtomicBool::new(false),
     pondering: AtomicBool::new(false),
+    hook: None,
 };
 
 /// The search budget of one position.
@@ -204,6 +208,7 @@ pub fn run(args: &AnalyseArgs) -> anyhow::Result<()> {
     };
     // The summary goes to standard output when the games go to a file.
     let summary_to_stdout = args.out.is_some();
+    #[cfg(not(target_arch = "wasm32"))]
     let _ = ctrlc::set_handler(|| STOP.stop.store(true, Ordering::SeqCst));
 
     let plan = Plan {

@@ -2,9 +2,10 @@
 //! second, time left) when it is a terminal, otherwise a plain line every ten seconds and one
 //! per finished game.
 
+use crate::core::clock::Instant;
 use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use std::io::IsTerminal;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub struct Progress {
     bar: Option<ProgressBar>,

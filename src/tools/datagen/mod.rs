@@ -402,6 +402,7 @@ pub fn run(args: &DatagenArgs) -> anyhow::Result<()> {
         return convert(input, out, args.format, &mut std::io::stderr());
     }
     let cfg = Config::from_args(args)?;
+    #[cfg(not(target_arch = "wasm32"))]
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let mut err = std::io::stderr();
     generate(&cfg, &INTERRUPTED, &mut err)?;

@@ -349,6 +349,7 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let cfg = MatchConfig::from_args(args)?;
     // A second handler cannot be installed (e.g. when called twice in one process); the match
     // then simply runs without Ctrl-C reporting.
+    #[cfg(not(target_arch = "wasm32"))]
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let mut out = std::io::stdout();
     run_match(&cfg, &INTERRUPTED, &mut out).map(|_| ())

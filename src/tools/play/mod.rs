@@ -213,8 +213,7 @@ pub fn run(args: &PlayArgs) -> anyhow::Result<()> {
     let fancy = !args.ascii
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
         && !std::env::var("TERM").is_ok_and(|t| t == "dumb")
-        // SAFETY: isatty only reads the descriptor's state.
-        && unsafe { libc::isatty(1) } == 1;
+        && std::io::IsTerminal::is_terminal(&std::io::stdout());
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     play(args, fancy, &mut stdin.lock(), &mut out)

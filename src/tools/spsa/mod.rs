@@ -249,6 +249,7 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
     let cfg = SpsaConfig::from_args(args)?;
     // As in `match`: without a handler (a second call in one process) Ctrl-C simply ends it.
+    #[cfg(not(target_arch = "wasm32"))]
     let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst));
     let mut out = std::io::stdout();
     run_spsa(&cfg, &INTERRUPTED, &mut out).map(|_| ())

@@ -1,18 +1,21 @@
 //! The vector kernels of the network, one set per CPU family side by side: AVX2 (x86-64),
-//! NEON (ARM64) and portable scalar code, all giving bit-identical results. The set is chosen
-//! once, at start-up ([`Backend::best`]), by what the CPU running the binary has.
+//! NEON (ARM64), SIMD128 (WebAssembly) and portable scalar code, all giving bit-identical
+//! results. The set is chosen once, at start-up ([`Backend::best`]), by what the CPU running
+//! the binary has (for WebAssembly, by the build: `.cargo/config.toml` enables SIMD128).
 //!
-//! Exactness: accumulators add and subtract `i16` with wrapping (as `vpaddw`/`vpsubw` and
-//! NEON's `add`/`sub` do), `v·w` is an `i16` product with wrapping (as `vpmullw`, `mul`),
-//! `v·(v·w)` pairs are summed exactly in `i32` (`vpmaddwd` and `smlal` cannot overflow on
-//! these ranges) and every further sum wraps, so the order of summation, lane by lane or
-//! pairwise, cannot change the result.
+//! Exactness: accumulators add and subtract `i16` with wrapping (as `vpaddw`/`vpsubw`,
+//! NEON's `add`/`sub` and `i16x8.add`/`sub` do), `v·w` is an `i16` product with wrapping (as
+//! `vpmullw`, `mul`, `i16x8.mul`), `v·(v·w)` pairs are summed exactly in `i32` (`vpmaddwd`,
+//! `smlal` and `i32x4.dot_i16x8_s` cannot overflow on these ranges) and every further sum
+//! wraps, so the order of summation, lane by lane or pairwise, cannot change the result.
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "aarch64")]
 mod neon;
 mod scalar;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -52,6 +55,12 @@ pub trait Row: Copy {
     /// The CPU has NEON.
     #[cfg(target_arch = "aarch64")]
     unsafe fn load_neon(&self) -> (std::arch::aarch64::int16x8_t, std::arch::aarch64::int16x8_t);
+    /// The sixteen values in two SIMD128 registers.
+    ///
+    /// # Safety
+    /// None beyond the build's: the kernels exist only in a build with SIMD128.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    unsafe fn load_simd128(&self) -> (core::arch::wasm32::v128, core::arch::wasm32::v128);
 }
 
 impl Row for Lane {
@@ -68,6 +77,11 @@ impl Row for Lane {
     #[inline(always)]
     unsafe fn load_neon(&self) -> (std::arch::aarch64::int16x8_t, std::arch::aarch64::int16x8_t) {
         neon::load(self)
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[inline(always)]
+    unsafe fn load_simd128(&self) -> (core::arch::wasm32::v128, core::arch::wasm32::v128) {
+        simd128::load(self)
     }
 }
 
@@ -86,6 +100,11 @@ impl Row for Lane8 {
     unsafe fn load_neon(&self) -> (std::arch::aarch64::int16x8_t, std::arch::aarch64::int16x8_t) {
         neon::load8(self)
     }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[inline(always)]
+    unsafe fn load_simd128(&self) -> (core::arch::wasm32::v128, core::arch::wasm32::v128) {
+        simd128::load8(self)
+    }
 }
 
 /// A family of kernels.
@@ -97,11 +116,13 @@ pub enum Isa {
     Avx2,
     /// NEON (every ARM64 CPU).
     Neon,
+    /// SIMD128 (WebAssembly, in a build that enables it).
+    Simd128,
 }
 
 impl Isa {
     /// Every family, in order of preference (fastest first).
-    pub const ALL: [Isa; 3] = [Isa::Avx2, Isa::Neon, Isa::Scalar];
+    pub const ALL: [Isa; 4] = [Isa::Avx2, Isa::Neon, Isa::Simd128, Isa::Scalar];
 
     /// Whether the CPU running this binary has the instructions.
     fn detected(self) -> bool {
@@ -111,6 +132,9 @@ impl Isa {
             Isa::Avx2 => std::arch::is_x86_feature_detected!("avx2"),
             #[cfg(target_arch = "aarch64")]
             Isa::Neon => std::arch::is_aarch64_feature_detected!("neon"),
+            // A module that uses SIMD128 does not load on an engine without it.
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Isa::Simd128 => true,
             #[allow(unreachable_patterns)]
             _ => false,
         }
@@ -123,6 +147,7 @@ impl fmt::Display for Isa {
             Isa::Scalar => "scalar",
             Isa::Avx2 => "AVX2",
             Isa::Neon => "NEON",
+            Isa::Simd128 => "SIMD128",
         })
     }
 }
@@ -177,6 +202,9 @@ pub fn add_sub<W: Row>(b: Backend, dst: &mut [Lane], src: &[Lane], add: &[W], su
         // SAFETY: as above.
         #[cfg(target_arch = "aarch64")]
         Isa::Neon => unsafe { neon::add_sub(dst, src, add, sub) },
+        // SAFETY: as in `add_sub`.
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Isa::Simd128 => unsafe { simd128::add_sub(dst, src, add, sub) },
         _ => scalar::add_sub(dst, src, add, sub),
     }
 }
@@ -193,6 +221,9 @@ pub fn add_sub_sub<W: Row>(b: Backend, dst: &mut [Lane], src: &[Lane], add: &[W]
         // SAFETY: as in `add_sub`.
         #[cfg(target_arch = "aarch64")]
         Isa::Neon => unsafe { neon::add_sub_sub(dst, src, add, sub1, sub2) },
+        // SAFETY: as in `add_sub`.
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Isa::Simd128 => unsafe { simd128::add_sub_sub(dst, src, add, sub1, sub2) },
         _ => scalar::add_sub_sub(dst, src, add, sub1, sub2),
     }
 }
@@ -208,6 +239,9 @@ pub fn add_assign<W: Row>(b: Backend, dst: &mut [Lane], add: &[W]) {
         // SAFETY: as in `add_sub`.
         #[cfg(target_arch = "aarch64")]
         Isa::Neon => unsafe { neon::add_assign(dst, add) },
+        // SAFETY: as in `add_sub`.
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Isa::Simd128 => unsafe { simd128::add_assign(dst, add) },
         _ => scalar::add_assign(dst, add),
     }
 }
@@ -225,6 +259,9 @@ pub fn output_sum(b: Backend, acc: &[Lane], w: &[Lane], ceiling: i16) -> i32 {
         // SAFETY: as in `add_sub`.
         #[cfg(target_arch = "aarch64")]
         Isa::Neon => unsafe { neon::output_sum(acc, w, ceiling) },
+        // SAFETY: as in `add_sub`.
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Isa::Simd128 => unsafe { simd128::output_sum(acc, w, ceiling) },
         _ => scalar::output_sum(acc, w, ceiling),
     }
 }
@@ -238,6 +275,9 @@ pub fn output_sum2(b: Backend, stm: &[Lane], w_stm: &[Lane], nstm: &[Lane], w_ns
         // SAFETY: as in `add_sub`.
         #[cfg(target_arch = "x86_64")]
         Isa::Avx2 => unsafe { avx2::output_sum2(stm, w_stm, nstm, w_nstm, ceiling) },
+        // SAFETY: as in `add_sub`.
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Isa::Simd128 => unsafe { simd128::output_sum2(stm, w_stm, nstm, w_nstm, ceiling) },
         _ => output_sum(b, stm, w_stm, ceiling).wrapping_add(output_sum(b, nstm, w_nstm, ceiling)),
     }
 }
