@@ -15,15 +15,11 @@ An engine built with `--features stats` prints its `info string stats` lines aft
 they are shown above the position's table."""
 import math, re, subprocess, sys
 
-POSITIONS = [
-    ("start", "startpos"),
-    ("opening", "fen r1bakab1r/9/1cn3nc1/p1p1p1p1p/9/9/P1P1P1P1P/1CN1C1N2/9/R1BAKAB1R w - - 4 3"),
-    ("middlegame", "fen 2bakab2/9/2n1c1n2/p1p3p1p/4p4/2P6/P3P1P1P/2N1C1N2/9/2BAKAB2 w - - 0 12"),
-    ("endgame", "fen 3k5/4a4/4b4/9/9/2n6/9/4B4/4A4/3AK1R2 w - - 0 40"),
-]
+# The positions and the engine's send/wait/quit are nps_vs.py's (beside this script).
+from nps_vs import POSITIONS, Engine as UciEngine
 
 
-class Engine:
+class Engine(UciEngine):
     def __init__(self, spec):
         cmd, _, opts = spec.partition(":")
         self.name = spec
@@ -36,20 +32,6 @@ class Engine:
         for o in filter(None, opts.split(";")):
             k, _, v = o.partition("=")
             self.send(f"setoption name {k} value {v}")
-
-    def send(self, s):
-        self.p.stdin.write(s + "\n")
-        self.p.stdin.flush()
-
-    def wait(self, token):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("engine exited")
-            lines.append(line)
-            if line.split()[:1] == [token]:
-                return lines
 
     def search(self, position, depth):
         self.send("ucinewgame")
@@ -67,10 +49,6 @@ class Engine:
             if d and n and " pv " in line and "bound" not in line:
                 nodes[int(d.group(1))] = int(n.group(1))
         return nodes
-
-    def quit(self):
-        self.send("quit")
-        self.p.wait(timeout=10)
 
 
 def main():

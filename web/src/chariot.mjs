@@ -9,7 +9,8 @@ const isNode = typeof process !== 'undefined' && !!(process.versions && process.
 const here = new URL('.', import.meta.url);
 let modulePromise = null;
 
-async function loadModule(url) {
+/** Compiles chariot.wasm from a URL (fetch) or a path (Node). */
+export async function loadModule(url) {
   if (isNode) {
     const fs = await import('node:fs/promises');
     return WebAssembly.compile(await fs.readFile(url));

@@ -6,22 +6,12 @@
 //   const rules = await Rules.load();
 //   rules.position('position startpos moves h2e2', [['h9g7', 'b0c2']])
 //   // → {ok, fen, side, inCheck, checkers, legal, outcome, result, reason, history, lines}
-const isNode = typeof process !== 'undefined' && !!(process.versions && process.versions.node) && typeof window === 'undefined';
-
-async function compile(url) {
-  if (isNode) {
-    const fs = await import('node:fs/promises');
-    return WebAssembly.compile(await fs.readFile(url));
-  }
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`cannot load ${url}: ${res.status}`);
-  return WebAssembly.compile(await res.arrayBuffer());
-}
+import { loadModule } from './chariot.mjs';
 
 export class Rules {
   /** Loads the rules from chariot.wasm (a URL, or an already compiled WebAssembly.Module). */
   static async load(wasm = new URL('chariot.wasm', import.meta.url)) {
-    const module = wasm instanceof WebAssembly.Module ? wasm : await compile(wasm);
+    const module = wasm instanceof WebAssembly.Module ? wasm : await loadModule(wasm);
     const r = new Rules();
     const dec = new TextDecoder();
     const imports = {
