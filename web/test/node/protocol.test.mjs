@@ -10,7 +10,8 @@ import { Proc, CHARIOT, DIST, TIMEOUT, allowed, errors, assertLegalBestmove, req
 
 /** The native binary's bench signature, which the wasm build's must equal. */
 function nativeBench() {
-  const native = new URL('../../../target/release/chariot', import.meta.url).pathname;
+  const target = process.env.CARGO_TARGET_DIR || new URL('../../../target', import.meta.url).pathname;
+  const native = `${target}/release/chariot`;
   const r = spawnSync(native, ['bench'], { encoding: 'utf8', timeout: 5 * TIMEOUT });
   assert.ok(!r.error, `cannot run ${native} (build it with cargo build --release): ${r.error}`);
   const m = /Bench: (\d+) nodes/.exec(r.stdout);
