@@ -5,7 +5,7 @@
 //! positions (a small share) and, of every training game, only where its chunk lies and how
 //! many positions it gives. Each epoch [`Dataset::fill`] then decodes the training games in
 //! a shuffled order a window at a time (`--window` positions, read back from the files), and
-//! the trainer shuffles within the window. Memory is so the window, the validation positions
+//! the trainer shuffles within the window. Memory is thus the window, the validation positions
 //! and 24 bytes a training game, whatever the size of the files; a file of compact games
 //! (2–3 bytes a position) is read from disk, or the page cache, again each epoch.
 
@@ -17,7 +17,6 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use std::fs::File;
 use std::io::{BufReader, Read, Seek, SeekFrom, Write};
-use std::path::PathBuf;
 
 /// File bytes gathered before a block of games is decoded on every thread.
 const BLOCK_BYTES: usize = 8 << 20;
@@ -32,10 +31,9 @@ pub struct GameRef {
     pub take: u32,
 }
 
-/// The positions of a run, filtered and split: the training games by reference, the
-/// validation positions decoded.
+/// The positions of a run, filtered and split: the training games by reference (into the
+/// `--data` files of the arguments it was loaded with), the validation positions decoded.
 pub struct Dataset {
-    pub files: Vec<PathBuf>,
     pub train_games: Vec<GameRef>,
     /// Positions the training games give (the sum of their `take`).
     pub train_positions: usize,
@@ -116,7 +114,6 @@ fn decode_block(
 /// go to `log`.
 pub fn load(a: &TrainArgs, threads: usize, log: &mut dyn Write) -> anyhow::Result<Dataset> {
     let mut d = Dataset {
-        files: a.data.clone(),
         train_games: Vec::new(),
         train_positions: 0,
         valid: Vec::new(),
@@ -232,7 +229,7 @@ impl Dataset {
         let mut open: Option<(u32, File)> = None;
         let (mut buf, mut recs) = (Vec::new(), Vec::new());
         for g in games {
-            let path = &self.files[g.file as usize];
+            let path = &a.data[g.file as usize];
             if open.as_ref().is_none_or(|(f, _)| *f != g.file) {
                 let f = File::open(path).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
                 open = Some((g.file, f));
