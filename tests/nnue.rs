@@ -127,6 +127,37 @@ fn incremental_accumulators_equal_a_refresh_after_every_move_unmake_and_null_mov
     assert!(checked > 1000, "only {checked} comparisons");
 }
 
+/// The finny table of a king-bucketed net is emptied by each reset: a stack used with one net
+/// and then reset with another of the same width scores as a fresh stack does, through king
+/// moves that bring each king back to views the first net already filled.
+#[test]
+fn a_reset_with_another_net_forgets_the_finny_table() {
+    let mut rng = Rng(0xF1AA_7AB1E);
+    let (a, b) = (
+        random_net(&mut rng, Layout::KingBuckets, 32, 1, 2000, 127),
+        random_net(&mut rng, Layout::KingBuckets, 32, 1, 2000, 127),
+    );
+    let mut stack = AccumulatorStack::new(32);
+    let mut evals = Vec::new();
+    for net in [&a, &b, &a] {
+        let mut pos = Position::from_fen("5k3/9/9/2p6/9/9/6P2/1R7/4A4/3K5 w - - 0 1").expect("fen");
+        stack.reset(net, &pos);
+        // Each king steps onto the middle file and back, twice.
+        for round in 0..2 {
+            for m in ["d0e0", "f9e9", "e0d0", "e9f9"] {
+                let mv = pos.parse_move(m).expect("legal move");
+                stack.push_move(&pos, mv);
+                pos.make_move(mv);
+                let want = nnue::evaluate(net, &pos);
+                assert_eq!(stack.evaluate(net, &pos), want, "round {round} after {m}");
+                evals.push(want);
+            }
+        }
+    }
+    // The two nets score differently, so a stale entry would have shown.
+    assert_ne!(evals[..8], evals[8..16]);
+}
+
 #[test]
 fn deeper_lines_than_the_stack_still_evaluate_right() {
     let net = nnue::embedded().expect("embedded net");
@@ -185,6 +216,7 @@ fn kernels_equal_scalar(b: Backend) {
             for (k, b) in [Backend::SCALAR, b].into_iter().enumerate() {
                 nnue::simd::add_sub(b, &mut d[k], &src, &a, &s1);
                 nnue::simd::add_assign(b, &mut d[k], &s2);
+                nnue::simd::sub_assign(b, &mut d[k], &w);
             }
             assert_eq!(d[0], d[1]);
             assert_eq!(

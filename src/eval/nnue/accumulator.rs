@@ -6,14 +6,16 @@
 //! nearest computed entry below, one delta at a time, each perspective on its own. For a
 //! king-bucketed net a move of a side's king changes that side's whole view: if one lies
 //! between the nearest computed entry and the top, that perspective is computed afresh from
-//! the position instead (as Stockfish does). Everything is allocated when the stack is built
-//! for a net; pushing, popping and evaluating never allocate.
+//! the position instead, starting from the finny table's entry for the new view: the
+//! accumulator of the last position seen in that view, corrected by the pieces that differ
+//! (as Stockfish does). Everything is allocated when the stack is built for a net; pushing,
+//! popping and evaluating never allocate.
 
 use super::net::{FtWeights, Network};
 use super::simd::{self, Backend, Lane, Row};
-use super::{feature, output, Layout, View};
+use super::{feature, output, Layout, View, KING_BUCKETS};
 use crate::board::Position;
-use crate::core::{Color, Move, Piece, PieceKind, Square};
+use crate::core::{Bitboard, Color, Move, Piece, PieceKind, Square};
 
 /// Entries the stack holds (the search goes at most 128 plies deep). Deeper pushes are
 /// counted, and evaluated by a full refresh.
@@ -61,6 +63,45 @@ fn update_with<W: Row>(backend: Backend, w: &[W], d: Delta, p: Color, view: View
     }
 }
 
+/// `acc += ` (or `-=` when `sub`) feature `f`'s row.
+#[inline(always)]
+fn add_feature(backend: Backend, net: &Network, acc: &mut [Lane], f: usize, sub: bool) {
+    match (net.ft_weights(), sub) {
+        (FtWeights::Narrow(w), false) => simd::add_assign(backend, acc, row(w, acc.len(), f)),
+        (FtWeights::Narrow(w), true) => simd::sub_assign(backend, acc, row(w, acc.len(), f)),
+        (FtWeights::Wide(w), false) => simd::add_assign(backend, acc, row(w, acc.len(), f)),
+        (FtWeights::Wide(w), true) => simd::sub_assign(backend, acc, row(w, acc.len(), f)),
+    }
+}
+
+/// The pieces of a position, a bitboard for each [`Piece::index`].
+type Pieces = [Bitboard; Piece::COUNT];
+
+fn pieces_of(pos: &Position) -> Pieces {
+    let mut b = [Bitboard::EMPTY; Piece::COUNT];
+    for c in Color::BOTH {
+        for k in PieceKind::ALL {
+            b[Piece::new(c, k).index()] = pos.pieces(c, k);
+        }
+    }
+    b
+}
+
+/// Views of one perspective of a king-bucketed net: each bucket, as it is or mirrored.
+const VIEWS: usize = 2 * KING_BUCKETS;
+
+/// The finny table of a king-bucketed net: for each perspective and view, the accumulator of
+/// the last position refreshed in that view and that position's pieces. A refresh after a
+/// king move starts from the entry of the new view and adds and removes only the pieces
+/// that differ, where a refresh from the bias adds every piece.
+#[derive(Clone)]
+struct Finny {
+    /// `2 × VIEWS` entries of `lanes` lanes, perspective by perspective.
+    acc: Vec<Lane>,
+    /// Each entry's pieces; `None` until the entry is first computed (after each reset).
+    pieces: Vec<Option<Pieces>>,
+}
+
 /// Feature `f`'s row of `n` lanes.
 #[inline(always)]
 fn row<W>(w: &[W], n: usize, f: usize) -> &[W] {
@@ -89,6 +130,7 @@ pub struct AccumulatorStack {
     /// Pushes beyond `STACK_DEPTH`, not stored.
     overflow: usize,
     backend: Backend,
+    finny: Finny,
 }
 
 impl AccumulatorStack {
@@ -108,6 +150,10 @@ impl AccumulatorStack {
             top: 0,
             overflow: 0,
             backend,
+            finny: Finny {
+                acc: vec![Lane::ZERO; 2 * VIEWS * lanes],
+                pieces: vec![None; 2 * VIEWS],
+            },
         }
     }
 
@@ -121,10 +167,12 @@ impl AccumulatorStack {
         self.backend
     }
 
-    /// Starts a new line at `pos`: a full refresh of the root entry.
+    /// Starts a new line at `pos`: a full refresh of the root entry. The finny table is
+    /// emptied (the net may have changed since the last line).
     pub fn reset(&mut self, net: &Network, pos: &Position) {
         self.top = 0;
         self.overflow = 0;
+        self.finny.pieces.fill(None);
         self.meta[0] = Meta {
             computed: [true; 2],
             delta: None,
@@ -278,22 +326,43 @@ impl AccumulatorStack {
         }
     }
 
-    /// Computes perspective `p` of entry `i` from scratch for `pos`.
+    /// Computes perspective `p` of entry `i` afresh for `pos`: from the bias for a flat net,
+    /// from the finny table's entry for a king-bucketed one.
     fn refresh_into(&mut self, net: &Network, pos: &Position, i: usize, p: Color) {
         let n = 2 * self.lanes;
         let k = p.index() * self.lanes;
-        let acc = &mut self.acc[i * n + k..i * n + k + self.lanes];
-        acc.copy_from_slice(net.bias());
         let view = View::new(net.layout(), p, pos.king_square(p));
-        for sq in pos.occupied() {
-            if let Some(piece) = pos.piece_at(sq) {
-                let f = feature(p, view, piece, sq);
-                match net.ft_weights() {
-                    FtWeights::Narrow(w) => simd::add_assign(self.backend, acc, row(w, self.lanes, f)),
-                    FtWeights::Wide(w) => simd::add_assign(self.backend, acc, row(w, self.lanes, f)),
+        let acc = &mut self.acc[i * n + k..i * n + k + self.lanes];
+        if net.layout() == Layout::Flat {
+            acc.copy_from_slice(net.bias());
+            for sq in pos.occupied() {
+                if let Some(piece) = pos.piece_at(sq) {
+                    add_feature(self.backend, net, acc, feature(p, view, piece, sq), false);
+                }
+            }
+            return;
+        }
+        let e = p.index() * VIEWS + view.slot();
+        let entry = &mut self.finny.acc[e * self.lanes..(e + 1) * self.lanes];
+        let now = pieces_of(pos);
+        let then = self.finny.pieces[e].unwrap_or_else(|| {
+            entry.copy_from_slice(net.bias());
+            [Bitboard::EMPTY; Piece::COUNT]
+        });
+        for c in Color::BOTH {
+            for kind in PieceKind::ALL {
+                let piece = Piece::new(c, kind);
+                let (was, is) = (then[piece.index()], now[piece.index()]);
+                for sq in was & !is {
+                    add_feature(self.backend, net, entry, feature(p, view, piece, sq), true);
+                }
+                for sq in is & !was {
+                    add_feature(self.backend, net, entry, feature(p, view, piece, sq), false);
                 }
             }
         }
+        self.finny.pieces[e] = Some(now);
+        acc.copy_from_slice(entry);
     }
 
     /// The network's score of `pos` (the position after every recorded move), side to move's

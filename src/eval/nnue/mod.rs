@@ -80,6 +80,12 @@ impl View {
     /// The one view of a [`Layout::Flat`] net.
     pub const FLAT: View = View { base: 0, mirror: false };
 
+    /// The view's index among the `2 × KING_BUCKETS` of a king-bucketed net.
+    #[inline(always)]
+    fn slot(self) -> usize {
+        self.base as usize / PIECE_INPUTS * 2 + self.mirror as usize
+    }
+
     /// The view of `perspective`, whose king stands on `king`.
     #[inline(always)]
     pub fn new(layout: Layout, perspective: Color, king: Square) -> View {

@@ -81,6 +81,13 @@ pub(super) unsafe fn add_assign<W: Row>(dst: &mut [Lane], add: &[W]) {
     }
 }
 
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn sub_assign<W: Row>(dst: &mut [Lane], sub: &[W]) {
+    for (d, s) in dst.iter_mut().zip(sub) {
+        store(d, _mm256_sub_epi16(load(d), s.load_avx2()));
+    }
+}
+
 /// `Σ clamp(acc)² · w` as eight `i32` partial sums.
 #[inline(always)]
 unsafe fn output_terms(acc: &[Lane], w: &[Lane], ceiling: i16) -> __m256i {

@@ -246,6 +246,24 @@ pub fn add_assign<W: Row>(b: Backend, dst: &mut [Lane], add: &[W]) {
     }
 }
 
+/// `dst -= sub` (a piece taken off a cached accumulator).
+#[inline(always)]
+pub fn sub_assign<W: Row>(b: Backend, dst: &mut [Lane], sub: &[W]) {
+    debug_assert!(sub.len() == dst.len());
+    match b.0 {
+        // SAFETY: as in `add_sub`.
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx2 => unsafe { avx2::sub_assign(dst, sub) },
+        // SAFETY: as in `add_sub`.
+        #[cfg(target_arch = "aarch64")]
+        Isa::Neon => unsafe { neon::sub_assign(dst, sub) },
+        // SAFETY: as in `add_sub`.
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        Isa::Simd128 => unsafe { simd128::sub_assign(dst, sub) },
+        _ => scalar::sub_assign(dst, sub),
+    }
+}
+
 /// The output layer's sum: `Σ v·(v·w)` over `acc` and `w`, with `v = clamp(acc, 0, ceiling)`
 /// (the activation's ceiling, the net's `QA`), `v·w` an `i16` product and the sum wrapping
 /// in `i32`.

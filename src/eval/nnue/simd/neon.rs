@@ -51,6 +51,14 @@ pub(super) unsafe fn add_assign<W: Row>(dst: &mut [Lane], add: &[W]) {
 }
 
 #[target_feature(enable = "neon")]
+pub(super) unsafe fn sub_assign<W: Row>(dst: &mut [Lane], sub: &[W]) {
+    for (d, s) in dst.iter_mut().zip(sub) {
+        let (x, s) = (load(d), s.load_neon());
+        store(d, (vsubq_s16(x.0, s.0), vsubq_s16(x.1, s.1)));
+    }
+}
+
+#[target_feature(enable = "neon")]
 pub(super) unsafe fn output_sum(acc: &[Lane], w: &[Lane], ceiling: i16) -> i32 {
     let zero = vdupq_n_s16(0);
     let top = vdupq_n_s16(ceiling);

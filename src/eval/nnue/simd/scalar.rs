@@ -30,6 +30,14 @@ pub(super) fn add_assign<W: Row>(dst: &mut [Lane], add: &[W]) {
     }
 }
 
+pub(super) fn sub_assign<W: Row>(dst: &mut [Lane], sub: &[W]) {
+    for (d, s) in dst.iter_mut().zip(sub) {
+        for j in 0..Lane::WIDTH {
+            d.0[j] = d.0[j].wrapping_sub(s.get(j));
+        }
+    }
+}
+
 pub(super) fn output_sum(acc: &[Lane], w: &[Lane], ceiling: i16) -> i32 {
     let mut sum = 0i32;
     for (a, w) in acc.iter().zip(w) {

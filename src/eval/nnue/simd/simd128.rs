@@ -89,6 +89,13 @@ pub(super) unsafe fn add_assign<W: Row>(dst: &mut [Lane], add: &[W]) {
     }
 }
 
+pub(super) unsafe fn sub_assign<W: Row>(dst: &mut [Lane], sub: &[W]) {
+    for (d, s) in dst.iter_mut().zip(sub) {
+        let (x, s) = (load(d), s.load_simd128());
+        store(d, (i16x8_sub(x.0, s.0), i16x8_sub(x.1, s.1)));
+    }
+}
+
 /// `Σ clamp(acc)² · w` as four `i32` partial sums: `i32x4.dot_i16x8_s` sums each pair of
 /// `v·(v·w)` products exactly, as `vpmaddwd` does.
 #[inline(always)]
