@@ -132,6 +132,12 @@ impl Position {
         self.pieces[Piece::new(color, kind).index()]
     }
 
+    /// Every piece's bitboard, by [`Piece::index`].
+    #[inline(always)]
+    pub fn piece_boards(&self) -> &[Bitboard; Piece::COUNT] {
+        &self.pieces
+    }
+
     #[inline(always)]
     pub fn color_bb(&self, color: Color) -> Bitboard {
         self.colors[color.index()]

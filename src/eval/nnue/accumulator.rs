@@ -74,18 +74,9 @@ fn add_feature(backend: Backend, net: &Network, acc: &mut [Lane], f: usize, sub:
     }
 }
 
-/// The pieces of a position, a bitboard for each [`Piece::index`].
+/// The pieces of a position, a bitboard for each [`Piece::index`] (as
+/// [`Position::piece_boards`] gives them).
 type Pieces = [Bitboard; Piece::COUNT];
-
-fn pieces_of(pos: &Position) -> Pieces {
-    let mut b = [Bitboard::EMPTY; Piece::COUNT];
-    for c in Color::BOTH {
-        for k in PieceKind::ALL {
-            b[Piece::new(c, k).index()] = pos.pieces(c, k);
-        }
-    }
-    b
-}
 
 /// Views of one perspective of a king-bucketed net: each bucket, as it is or mirrored.
 const VIEWS: usize = 2 * KING_BUCKETS;
@@ -344,7 +335,7 @@ impl AccumulatorStack {
         }
         let e = p.index() * VIEWS + view.slot();
         let entry = &mut self.finny.acc[e * self.lanes..(e + 1) * self.lanes];
-        let now = pieces_of(pos);
+        let now = *pos.piece_boards();
         let then = self.finny.pieces[e].unwrap_or_else(|| {
             entry.copy_from_slice(net.bias());
             [Bitboard::EMPTY; Piece::COUNT]
