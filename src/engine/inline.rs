@@ -8,14 +8,16 @@
 //! (configuration, searches) to their end, here, before the next line.
 //!
 //! While a search runs, the search calls [`Control::hook`] every 1024 nodes, and the hook
-//! reads the source: `stop`, `ponderhit`, `isready`, `d`, `eval`, `uci`, `ucci` and bad lines
-//! are acted on at once, as the threaded controller does; any other command waits until the
-//! search has returned, and one that would end the search (`go`, `position`, `ucinewgame`,
-//! `flip`, `bench`, `quit`, `xboard` and CECP commands) stops it first. The info lines the
-//! search reports are printed from the hook too, so they come while it runs. A host whose
-//! source cannot deliver lines during a search (a browser page that is not cross-origin
-//! isolated, so without `SharedArrayBuffer`) gets only what the search's own limits give;
-//! `web/src/chariot.mjs` says what its wrapper does then.
+//! reads the source into a queue and takes it in order: `stop`, `ponderhit`, `isready`, `d`,
+//! `eval`, `uci`, `ucci` and bad lines are acted on at once, as the threaded controller does;
+//! any other command waits until the search has returned, and one that would end the search
+//! (`go`, `position`, `ucinewgame`, `flip`, `bench`, `quit`, `xboard` and CECP commands) stops
+//! it first. Whatever comes after such a command waits too, `stop` included: it is for the
+//! search the waiting `go` starts. The info lines the search reports are printed from the
+//! hook too, so they come while it runs. A host whose source cannot deliver lines during a
+//! search (a browser page that is not cross-origin isolated, so without `SharedArrayBuffer`)
+//! gets only what the search's own limits give; `web/src/chariot.mjs` says what its wrapper
+//! does then.
 //!
 //! The state lives in thread-local cells, because the hook is a plain function called from
 //! inside the search: the controller is never borrowed while a job runs, so the hook and the
@@ -160,8 +162,19 @@ fn hook(_control: &Control) {
             return;
         }
         while let Some(bytes) = (d.source)() {
-            let Some(input) = d.parse(&bytes) else { continue };
-            let at_once = match &input {
+            if let Some(input) = d.parse(&bytes) {
+                d.queue.push_back(input);
+            }
+        }
+        // The queue, in order. A command that would end the search stops it and waits, and
+        // so does everything after it: a `stop` behind a waiting `go` is for the search that
+        // `go` starts, not for this one. Before such a command, `stop`, `ponderhit` and
+        // `isready` (which never change what the others mean) act at once; the other
+        // commands that may run during a search do so only when nothing waits before them.
+        let mut i = 0;
+        while i < d.queue.len() {
+            let input = &d.queue[i];
+            let at_once = match input {
                 Err(_) => true,
                 Ok(c) => matches!(
                     c,
@@ -174,23 +187,25 @@ fn hook(_control: &Control) {
                         | Command::Ucci
                 ),
             };
-            // Commands that waited keep their order: once one waits, all later do (but
-            // `stop`, `ponderhit` and `isready`, which never change what the others mean).
             let urgent = matches!(input, Ok(Command::IsReady | Command::Stop | Command::PonderHit { .. }));
-            if urgent || (at_once && d.queue.is_empty()) {
+            if urgent || (at_once && i == 0) {
+                let input = d.queue.remove(i).expect("in the queue");
                 if !matches!(d.engine.handle(input), Ok(true)) {
                     d.quit = true;
+                    return;
                 }
                 continue;
             }
-            let ends_search = !matches!(
-                input,
-                Ok(Command::SetOption { .. } | Command::BanMoves(_) | Command::Probe) | Err(_)
-            ) && !at_once;
-            if ends_search {
+            if !at_once
+                && !matches!(
+                    input,
+                    Ok(Command::SetOption { .. } | Command::BanMoves(_) | Command::Probe)
+                )
+            {
                 let _ = d.engine.stop();
+                break;
             }
-            d.queue.push_back(input);
+            i += 1;
         }
     });
 }
