@@ -1032,7 +1032,7 @@ impl<'a> Worker<'a> {
                 v = -self.search::<PV>(new_depth, -beta, -alpha, ply + 1, !PV && !cut);
             } else if depth >= 2 && (!capture || bad_capture) {
                 let mut r = base_r + (!improving && base_r > 0) as i32;
-                r += 2 * cut as i32 + tt_capture as i32 - PV as i32;
+                r += 3 * cut as i32 + tt_capture as i32 - PV as i32;
                 r -= gives_check as i32 + is_killer as i32;
                 r -= (hist_score - lmr_hist_offset()) / lmr_hist_div();
                 // A negative reduction never extends: late moves searched a ply deeper than the
